@@ -1,0 +1,228 @@
+"""The action space: what each action takes, and a parser that never evaluates.
+
+The same table feeds the prompt (the action list the model reads), the parser,
+the output grammar of constrained models, and the executor, so they cannot drift.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from colorbrowser.errors import ActionParseError
+from colorbrowser.types import Action
+
+ArgKind = Literal["bid", "str", "int", "number", "options"]
+
+_NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: ArgKind
+    default: Any = _NO_DEFAULT
+
+    @property
+    def required(self) -> bool:
+        return self.default is _NO_DEFAULT
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    params: tuple[Param, ...]
+    doc: str
+    example: str
+    scope: Literal["page", "browser", "agent"] = "page"
+    aliases: tuple[str, ...] = field(default=())
+
+
+def _p(name: str, kind: ArgKind, default: Any = _NO_DEFAULT) -> Param:
+    return Param(name, kind, default)
+
+
+ACTIONS: dict[str, ActionSpec] = {
+    s.name: s
+    for s in [
+        ActionSpec("click", (_p("bid", "bid"), _p("button", "str", "left")),
+                   "Click an element.", "click('12')"),
+        ActionSpec("dblclick", (_p("bid", "bid"),), "Double-click an element.", "dblclick('12')"),
+        ActionSpec("hover", (_p("bid", "bid"),), "Move the mouse over an element.", "hover('12')"),
+        ActionSpec("fill", (_p("bid", "bid"), _p("value", "str")),
+                   "Clear a text field and type a value into it.", "fill('7', 'blue socks')",
+                   aliases=("type",)),
+        ActionSpec("press", (_p("bid", "bid"), _p("key", "str")),
+                   "Focus an element and press a key or combination.", "press('7', 'Enter')"),
+        ActionSpec("select_option", (_p("bid", "bid"), _p("options", "options")),
+                   "Choose one option (or a list) in a select box, by label or value.",
+                   "select_option('9', 'Large')", aliases=("select",)),
+        ActionSpec("check", (_p("bid", "bid"),), "Tick a checkbox or radio button.", "check('4')"),
+        ActionSpec("uncheck", (_p("bid", "bid"),), "Untick a checkbox.", "uncheck('4')"),
+        ActionSpec("scroll", (_p("delta_x", "number"), _p("delta_y", "number")),
+                   "Scroll the page by pixels; positive delta_y goes down.", "scroll(0, 400)"),
+        ActionSpec("goto", (_p("url", "str"),), "Open a URL in the current tab.",
+                   "goto('http://127.0.0.1:8000/search?q=shoes')", scope="browser"),
+        ActionSpec("go_back", (), "Go back one page in history.", "go_back()", scope="browser"),
+        ActionSpec("go_forward", (), "Go forward one page in history.", "go_forward()",
+                   scope="browser"),
+        ActionSpec("new_tab", (_p("url", "str", None),), "Open a new tab, optionally at a URL.",
+                   "new_tab('http://127.0.0.1:8000/')", scope="browser"),
+        ActionSpec("tab_focus", (_p("index", "int"),), "Switch to the tab with this index.",
+                   "tab_focus(0)", scope="browser"),
+        ActionSpec("tab_close", (_p("index", "int", None),),
+                   "Close a tab (the current one when no index is given).", "tab_close()",
+                   scope="browser"),
+        ActionSpec("stop", (_p("answer", "str", ""),),
+                   "Finish the task; give the answer when the goal asks for one.",
+                   "stop('42 orders')", scope="agent", aliases=("answer", "finish")),
+        ActionSpec("take_note", (_p("text", "str"),),
+                   "Remember a fact for later steps (numbers, names, prices).",
+                   "take_note('order #1234 cost $56.10')", scope="agent", aliases=("note",)),
+        ActionSpec("calculate", (_p("expression", "str"),),
+                   "Do exact arithmetic and get the result back.", "calculate('56.10 + 12.5')",
+                   scope="agent"),
+    ]
+}
+
+_ALIASES = {alias: spec.name for spec in ACTIONS.values() for alias in spec.aliases}
+
+_TAGGED = re.compile(r"<action>(.*?)(?:</action>|$)", re.S | re.I)
+_FENCED = re.compile(r"```(?:python|py)?\s*\n?(.*?)```", re.S)
+_CALL_LINE = re.compile(r"^\s*([a-z_]+)\s*\(.*\)\s*;?\s*$", re.S)
+
+
+def spec_for(name: str) -> ActionSpec | None:
+    return ACTIONS.get(_ALIASES.get(name, name))
+
+
+def extract_action_text(reply: str) -> str:
+    """Find the action call in a model reply: a tagged block, a fenced block, or a bare line."""
+    for pattern in (_TAGGED, _FENCED):
+        found = pattern.findall(reply)
+        if found and found[-1].strip():
+            return found[-1].strip()
+    for line in reversed(reply.strip().splitlines()):
+        candidate = line.strip().strip("`")
+        m = _CALL_LINE.match(candidate)
+        if m and spec_for(m.group(1)):
+            return candidate
+    raise ActionParseError(
+        "no action found: put exactly one call such as click('12') inside <action></action>"
+    )
+
+
+def _literal(node: ast.expr, action: str) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise ActionParseError(
+            f"{action}(): arguments must be plain literals such as '12' or \"text\""
+        ) from exc
+
+
+def _coerce(value: Any, param: Param, action: str) -> Any:
+    if value is None and not param.required and param.default is None:
+        return None
+    kind = param.kind
+    if kind == "bid":
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise ActionParseError(f"{action}(): {param.name} must be an element id like '12'")
+        text = str(value).strip()
+        if not text:
+            raise ActionParseError(f"{action}(): {param.name} is empty")
+        return text
+    if kind == "str":
+        if not isinstance(value, str):
+            raise ActionParseError(f"{action}(): {param.name} must be a quoted string")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ActionParseError(f"{action}(): {param.name} must be a whole number")
+        return value
+    if kind == "number":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ActionParseError(f"{action}(): {param.name} must be a number")
+        return value
+    if kind == "options":
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
+            return list(value)
+        raise ActionParseError(f"{action}(): {param.name} must be a string or a list of strings")
+    raise AssertionError(kind)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one call with ``ast``; literals only, so nothing in it is ever executed."""
+    src = text.strip().rstrip(";").strip()
+    if not src:
+        raise ActionParseError("empty action")
+    if len(src) > 20_000:
+        raise ActionParseError("action is too long")
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError as exc:
+        raise ActionParseError(f"not a valid call: {src[:80]!r} ({exc.msg})") from None
+    call = tree.body
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+        raise ActionParseError(f"expected one call like click('12'), got {src[:80]!r}")
+    spec = spec_for(call.func.id)
+    if spec is None:
+        known = ", ".join(ACTIONS)
+        raise ActionParseError(f"unknown action {call.func.id!r}; known actions: {known}")
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        raise ActionParseError(f"{spec.name}(): * and ** arguments are not allowed")
+    positional = [_literal(a, spec.name) for a in call.args]
+    keywords = {k.arg: _literal(k.value, spec.name) for k in call.keywords}
+    if len(positional) > len(spec.params):
+        raise ActionParseError(
+            f"{spec.name}() takes {len(spec.params)} argument(s), got {len(positional)}"
+        )
+    values: list[Any] = []
+    for i, param in enumerate(spec.params):
+        if i < len(positional):
+            if param.name in keywords:
+                raise ActionParseError(f"{spec.name}(): {param.name} given twice")
+            raw = positional[i]
+        elif param.name in keywords:
+            raw = keywords.pop(param.name)
+        elif param.required:
+            raise ActionParseError(f"{spec.name}() is missing {param.name}; e.g. {spec.example}")
+        else:
+            raw = param.default
+        values.append(_coerce(raw, param, spec.name))
+    extra = set(keywords) - {p.name for p in spec.params}
+    if extra:
+        raise ActionParseError(f"{spec.name}(): unknown argument(s) {', '.join(sorted(extra))}")
+    return Action(spec.name, values, raw=format_action(spec.name, values))
+
+
+def format_action(name: str, args: list[Any]) -> str:
+    """Canonical text of an action, used in logs, prompts and the trajectory."""
+    spec = ACTIONS[name]
+    shown = list(args)
+    while shown and len(shown) > sum(p.required for p in spec.params):
+        param = spec.params[len(shown) - 1]
+        if shown[-1] == param.default:
+            shown.pop()
+        else:
+            break
+    return f"{name}({', '.join(repr(a) for a in shown)})"
+
+
+def describe_actions(names: list[str] | None = None) -> str:
+    """The action list shown to the model."""
+    lines = []
+    for spec in ACTIONS.values():
+        if names is not None and spec.name not in names:
+            continue
+        sig = ", ".join(
+            p.name if p.required else f"{p.name}={p.default!r}" for p in spec.params
+        )
+        lines.append(f"- {spec.name}({sig}): {spec.doc} Example: {spec.example}")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Operator, episode loop, trajectory and prompt templates."""

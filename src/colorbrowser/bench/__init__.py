@@ -1,0 +1,1 @@
+"""Evaluation: task formats, evaluators, runner, reports."""

@@ -1,0 +1,1 @@
+"""Browser environment: launch, observe (axtree with bids, Set-of-Marks), act."""

@@ -1,0 +1,54 @@
+"""The ``colorbrowser`` command. Subcommands live next to the code they drive.
+
+Commands are imported lazily so that ``colorbrowser --help`` stays fast and a
+missing optional extra only breaks the command that needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from colorbrowser.errors import UserError
+
+# name -> "module:attribute" of a click command
+COMMANDS: dict[str, str] = {}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS:
+            module, attr = COMMANDS[cmd_name].split(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="colorbrowser")
+def cli() -> None:
+    """Web agents that finish long tasks on real websites."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: user mistakes become one line on stderr and a non-zero exit."""
+    try:
+        code = cli.main(args=argv, prog_name="colorbrowser", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except UserError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -1,0 +1,158 @@
+"""Settings: defaults, then a TOML file, then environment variables, then CLI flags.
+
+One typed model so that a broken file or variable is reported as one clear line
+(which key, what was wrong) before anything starts.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from colorbrowser.errors import ConfigError
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ModelSettings(_Strict):
+    """One model endpoint. With no base_url the offline default server is used."""
+
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    model: str | None = None
+    vision: Literal["auto", "on", "off"] = "auto"
+    timeout: float = Field(120.0, gt=0)
+    max_retries: int = Field(4, ge=0, le=20)
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_tokens: int = Field(512, gt=0)
+    # Prices per million tokens; cost is counted as prompt*in + completion*out.
+    price_input: float = Field(0.0, ge=0)
+    price_output: float = Field(0.0, ge=0)
+    # How to constrain output: grammar (llama.cpp), json_schema, none, or auto
+    # (grammar for the offline server, none elsewhere).
+    constrain: Literal["auto", "grammar", "json_schema", "none"] = "auto"
+
+    @property
+    def is_offline_default(self) -> bool:
+        return not self.base_url
+
+
+class BrowserSettings(_Strict):
+    executable: str | None = None
+    headless: bool = True
+    viewport_width: int = Field(1280, ge=200)
+    viewport_height: int = Field(720, ge=200)
+    action_timeout_ms: int = Field(5000, ge=100)
+    navigation_timeout_ms: int = Field(20000, ge=100)
+    interactive_only: bool = False
+    screenshots: bool = True
+    dialogs: Literal["accept", "dismiss"] = "accept"
+
+
+class AgentSettings(_Strict):
+    max_steps: int = Field(30, ge=1)
+    max_cost: float | None = Field(None, ge=0)
+    format_retries: int = Field(2, ge=0, le=10)
+    recent_actions: int = Field(5, ge=0, le=50)
+    memory: Literal["summary", "full", "none"] = "summary"
+    send_screenshot: bool = True
+
+
+class PathSettings(_Strict):
+    runs: Path = Path("runs")
+    cache: Path = Field(default_factory=lambda: Path(
+        os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "colorbrowser")
+
+
+class Settings(_Strict):
+    model: ModelSettings = Field(default_factory=ModelSettings)
+    summarizer_model: ModelSettings | None = None
+    browser: BrowserSettings = Field(default_factory=BrowserSettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    paths: PathSettings = Field(default_factory=PathSettings)
+
+    def secrets(self) -> list[str]:
+        """Values that must never reach logs or trajectories."""
+        out = []
+        for m in (self.model, self.summarizer_model):
+            if m and m.api_key and m.api_key.get_secret_value():
+                out.append(m.api_key.get_secret_value())
+        return out
+
+
+# Environment variables and where they land. The OPENAI_* names are read too,
+# so an existing OpenAI-compatible setup works without renaming anything.
+ENV_VARS: dict[str, tuple[str, ...]] = {
+    "COLORBROWSER_BASE_URL": ("model", "base_url"),
+    "OPENAI_BASE_URL": ("model", "base_url"),
+    "COLORBROWSER_API_KEY": ("model", "api_key"),
+    "OPENAI_API_KEY": ("model", "api_key"),
+    "COLORBROWSER_MODEL": ("model", "model"),
+    "CHROMIUM_PATH": ("browser", "executable"),
+    "COLORBROWSER_RUNS": ("paths", "runs"),
+    "COLORBROWSER_CACHE": ("paths", "cache"),
+}
+
+
+def default_config_path() -> Path:
+    if env := os.environ.get("COLORBROWSER_CONFIG"):
+        return Path(env)
+    base = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+    return base / "colorbrowser" / "config.toml"
+
+
+def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node = data
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"config: {'.'.join(path[:-1])} must be a table")
+    node[path[-1]] = value
+
+
+def _describe(exc: ValidationError, source: str) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+    return f"{source}: {where}: {err['msg']}{more}"
+
+
+def load_settings(
+    path: Path | str | None = None,
+    overrides: dict[tuple[str, ...], Any] | None = None,
+    *,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Build settings; raise ConfigError with one readable line when anything is off."""
+    env = os.environ if environ is None else environ
+    explicit = path is not None
+    cfg_path = Path(path) if path is not None else default_config_path()
+    data: dict[str, Any] = {}
+    if cfg_path.exists():
+        try:
+            data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {cfg_path} is not valid TOML: {exc}") from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {cfg_path}: {exc.strerror}") from None
+    elif explicit:
+        raise ConfigError(f"config file {cfg_path} does not exist")
+    source = str(cfg_path)
+    # Later entries win, so list OPENAI_* before COLORBROWSER_* in effect order.
+    for name in sorted(ENV_VARS, key=lambda n: n.startswith("COLORBROWSER")):
+        if env.get(name):
+            _set(data, ENV_VARS[name], env[name])
+            source = f"{source} + env"
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            _set(data, key, value)
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, source)) from None

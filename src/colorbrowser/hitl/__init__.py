@@ -1,0 +1,1 @@
+"""Human in the loop: failure triggers, asking a person, copilot gate."""

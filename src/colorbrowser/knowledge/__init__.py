@@ -1,0 +1,1 @@
+"""Adaptive Knowledge Base: tips, SQLite store, retrieval cascade."""
