@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -100,10 +101,11 @@ ENV_VARS: dict[str, tuple[str, ...]] = {
 }
 
 
-def default_config_path() -> Path:
-    if env := os.environ.get("COLORBROWSER_CONFIG"):
-        return Path(env)
-    base = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    if explicit := env.get("COLORBROWSER_CONFIG"):
+        return Path(explicit)
+    base = Path(env.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     return base / "colorbrowser" / "config.toml"
 
 
@@ -127,12 +129,12 @@ def load_settings(
     path: Path | str | None = None,
     overrides: dict[tuple[str, ...], Any] | None = None,
     *,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Build settings; raise ConfigError with one readable line when anything is off."""
     env = os.environ if environ is None else environ
     explicit = path is not None
-    cfg_path = Path(path) if path is not None else default_config_path()
+    cfg_path = Path(path) if path is not None else default_config_path(env)
     data: dict[str, Any] = {}
     if cfg_path.exists():
         try:

@@ -1,0 +1,71 @@
+"""``colorbrowser run``: one episode on a live site, shown as it happens."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from colorbrowser.agent.console import ConsoleHook, print_summary
+from colorbrowser.agent.factory import build_episode, new_run_dir
+from colorbrowser.config import load_settings
+
+
+def model_options(f):
+    """Flags shared by every command that talks to a model."""
+    f = click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Settings file (TOML).")(f)
+    f = click.option("--api-key-env", default=None,
+                     help="Name of an env var holding the API key (keys never go on the "
+                          "command line).")(f)
+    f = click.option("--base-url", default=None,
+                     help="OpenAI-compatible endpoint; without it the offline model runs.")(f)
+    f = click.option("--model", "model_name", default=None, help="Model name at the endpoint.")(f)
+    return f
+
+
+def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
+    import os
+
+    from colorbrowser.errors import ConfigError
+
+    overrides = {("model", "base_url"): base_url, ("model", "model"): model_name}
+    if api_key_env:
+        if not os.environ.get(api_key_env):
+            raise ConfigError(f"environment variable {api_key_env} is not set")
+        overrides[("model", "api_key")] = os.environ[api_key_env]
+    overrides.update(more)
+    return load_settings(config_path, overrides)
+
+
+@click.command("run")
+@click.argument("goal")
+@click.option("--url", "start_url", required=True, help="Page to start from.")
+@model_options
+@click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
+@click.option("--max-cost", type=float, default=None, help="Stop when the cost reaches this.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Run folder (default runs/<time>-<goal>).")
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, max_steps,
+                max_cost, out_dir, headed, as_json):
+    """Let the agent work on GOAL starting at --url."""
+    settings = settings_from_flags(
+        config_path, base_url, model_name, api_key_env,
+        **{("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
+           ("browser", "headless"): False if headed else None},
+    )
+    console = Console(stderr=True)
+    run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
+    with contextlib.ExitStack() as stack:
+        episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
+                                hooks=[ConsoleHook(console)])
+        result = episode.run()
+    print_summary(console, result)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    return 0 if result.status == "done" else 1

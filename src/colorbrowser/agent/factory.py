@@ -1,0 +1,98 @@
+"""Wire settings into a ready episode: model, browser, memory, trajectory.
+
+The CLI, the evaluation runner and the copilot all start episodes through here,
+so a setting means the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from colorbrowser import __version__
+from colorbrowser.agent.hooks import Hook
+from colorbrowser.agent.loop import Episode, now_iso
+from colorbrowser.agent.memory import Memory, NoMemory
+from colorbrowser.agent.operator import Operator
+from colorbrowser.agent.trajectory import Redactor, Trajectory, slugify
+from colorbrowser.config import ModelSettings, Settings
+from colorbrowser.protocols import Environment, Model
+
+
+def new_run_dir(root: Path, goal: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = root / f"{stamp}-{slugify(goal)}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+def open_model(settings: ModelSettings, stack: contextlib.ExitStack, cache: Path) -> Model:
+    from colorbrowser.llm.factory import make_model
+
+    return make_model(settings, stack=stack, cache_dir=cache)
+
+
+def open_browser(settings: Settings, stack: contextlib.ExitStack) -> Environment:
+    from colorbrowser.browser.env import BrowserEnv
+
+    env = BrowserEnv(settings.browser)
+    stack.callback(env.close)
+    return env
+
+
+def build_memory(settings: Settings, model: Model, stack: contextlib.ExitStack) -> Memory:
+    return NoMemory()
+
+
+def settings_snapshot(settings: Settings) -> dict[str, Any]:
+    """Settings as JSON with every secret masked by pydantic."""
+    return settings.model_dump(mode="json")
+
+
+def build_episode(
+    goal: str,
+    start_url: str | None,
+    settings: Settings,
+    stack: contextlib.ExitStack,
+    *,
+    run_dir: Path | None = None,
+    model: Model | None = None,
+    env: Environment | None = None,
+    hooks: Sequence[Hook] = (),
+    extra_secrets: Sequence[str] = (),
+) -> Episode:
+    model = model or open_model(settings.model, stack, settings.paths.cache)
+    env = env or open_browser(settings, stack)
+    redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
+    trajectory = None
+    if run_dir is not None:
+        trajectory = Trajectory(run_dir, redactor)
+        trajectory.write_meta({
+            "goal": goal,
+            "start_url": start_url,
+            "started": now_iso(),
+            "model": model.name,
+            "colorbrowser": __version__,
+            "settings": settings_snapshot(settings),
+        })
+    operator = Operator(
+        model,
+        format_retries=settings.agent.format_retries,
+        send_screenshot=settings.agent.send_screenshot,
+    )
+    return Episode(
+        goal,
+        env,
+        operator,
+        settings=settings.agent,
+        start_url=start_url,
+        trajectory=trajectory,
+        memory=build_memory(settings, model, stack),
+        hooks=hooks,
+    )

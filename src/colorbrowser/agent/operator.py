@@ -1,0 +1,138 @@
+"""The Operator: one model call that turns the current view into one action.
+
+It sees the goal, the current page, the memory text, tips, notes and the last few
+actions; never the raw history, so its prompt stays flat as an episode grows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from colorbrowser.actions import describe_actions, extract_action_text, parse_action
+from colorbrowser.agent.prompts import page_fence, render
+from colorbrowser.errors import ActionParseError
+from colorbrowser.protocols import Model
+from colorbrowser.types import Action, Constraint, Message, Observation, Usage
+
+_THINK = re.compile(r"<think>(.*?)(?:</think>|<action>|$)", re.S | re.I)
+
+
+@dataclass
+class OperatorView:
+    """Everything the Operator's prompt is built from."""
+
+    goal: str
+    obs: Observation
+    step: int
+    max_steps: int
+    memory: str = ""
+    memory_title: str = "Progress so far"
+    recent: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    tips: list[str] = field(default_factory=list)
+    shortcuts: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+    last_result: str = ""
+
+
+@dataclass
+class Decision:
+    thought: str
+    action: Action | None
+    reply: str
+    usage: Usage = field(default_factory=Usage)
+    format_errors: list[str] = field(default_factory=list)
+    prompt: list[Message] = field(default_factory=list)
+
+    @property
+    def error(self) -> str | None:
+        return None if self.action else (self.format_errors[-1] if self.format_errors else None)
+
+
+def split_reply(reply: str) -> tuple[str, Action]:
+    """Thought and parsed action from a reply; raises ActionParseError with a fixable reason."""
+    m = _THINK.search(reply)
+    thought = (m.group(1) if m else reply.split("<action>")[0]).strip()
+    action = parse_action(extract_action_text(reply))
+    return thought[:2000], action
+
+
+class Operator:
+    def __init__(
+        self,
+        model: Model,
+        *,
+        format_retries: int = 2,
+        send_screenshot: bool = True,
+        template_dir: Path | None = None,
+    ):
+        self.model = model
+        self.format_retries = format_retries
+        self.send_screenshot = send_screenshot
+        self.template_dir = template_dir
+        self._system = render("operator_system.j2", template_dir, actions=describe_actions())
+
+    def messages(self, view: OperatorView) -> list[Message]:
+        fence_open, fence_close = page_fence()
+        tabs = ""
+        if len(view.obs.tabs) > 1:
+            tabs = "; ".join(
+                f"{t.index}: {t.title or t.url}{' (current)' if t.active else ''}"
+                for t in view.obs.tabs
+            )
+        user = render(
+            "operator_user.j2",
+            self.template_dir,
+            goal=view.goal,
+            obs=view.obs,
+            step=view.step,
+            max_steps=view.max_steps,
+            memory=view.memory,
+            memory_title=view.memory_title,
+            recent=view.recent,
+            notes=view.notes,
+            tips=view.tips,
+            shortcuts=view.shortcuts,
+            hints=view.hints,
+            last_result=view.last_result,
+            tabs=tabs,
+            fence_open=fence_open,
+            fence_close=fence_close,
+        )
+        image = view.obs.som or view.obs.screenshot
+        images = [image] if (self.send_screenshot and image and self.model.vision) else []
+        return [Message("system", self._system), Message("user", user, images=images)]
+
+    def constraint(self, obs: Observation) -> Constraint:
+        """Output grammar whose element ids are exactly the page's ids."""
+        from colorbrowser.llm.grammar import action_grammar
+
+        return Constraint(grammar=action_grammar(obs.bids))
+
+    def decide(self, view: OperatorView) -> Decision:
+        messages = self.messages(view)
+        constraint = self.constraint(view.obs)
+        usage = Usage()
+        errors: list[str] = []
+        reply = ""
+        convo = list(messages)
+        for _attempt in range(self.format_retries + 1):
+            completion = self.model.complete(convo, constraint=constraint)
+            usage.add(completion.usage)
+            reply = completion.text
+            try:
+                thought, action = split_reply(reply)
+            except ActionParseError as exc:
+                errors.append(str(exc))
+                convo = [
+                    *convo,
+                    Message("assistant", reply),
+                    Message("user", render("format_error.j2", self.template_dir, error=exc)),
+                ]
+                continue
+            return Decision(thought, action, reply, usage, errors, messages)
+        thought = _THINK.search(reply)
+        return Decision(thought.group(1).strip() if thought else "", None, reply, usage, errors,
+                        messages)

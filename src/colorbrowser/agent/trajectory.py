@@ -1,0 +1,116 @@
+"""The run folder: written after every step so a killed run loses nothing.
+
+Layout::
+
+    RUN_DIR/meta.json          goal, start URL, models, settings (secrets removed)
+    RUN_DIR/steps.jsonl        one JSON object per finished step
+    RUN_DIR/screenshots/       NNNN.png and NNNN-som.png per step
+    RUN_DIR/result.json        answer, status, usage; written when the episode ends
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MASK = "***"
+
+
+@dataclass
+class Redactor:
+    """Replaces known secrets everywhere before anything is written."""
+
+    secrets: set[str] = field(default_factory=set)
+
+    def add(self, value: str | None) -> None:
+        if value and len(value) >= 3:
+            self.secrets.add(value)
+
+    def text(self, value: str) -> str:
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            value = value.replace(secret, MASK)
+        return value
+
+    def obj(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {k: self.obj(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.obj(v) for v in value]
+        return value
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write then rename, so readers never see half a file even if we are killed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def slugify(text: str, limit: int = 40) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:limit].rstrip("-") or "run"
+
+
+class Trajectory:
+    """Append-only writer for one episode's run folder."""
+
+    def __init__(self, run_dir: Path, redactor: Redactor | None = None):
+        self.dir = Path(run_dir)
+        self.redactor = redactor or Redactor()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "screenshots").mkdir(exist_ok=True)
+        self.steps_path = self.dir / "steps.jsonl"
+
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        write_json_atomic(self.dir / "meta.json", self.redactor.obj(meta))
+
+    def save_image(self, name: str, png: bytes | None) -> str | None:
+        if not png:
+            return None
+        path = self.dir / "screenshots" / name
+        path.write_bytes(png)
+        return f"screenshots/{name}"
+
+    def append_step(self, record: dict[str, Any]) -> None:
+        line = json.dumps(self.redactor.obj(record), ensure_ascii=False, default=str)
+        with open(self.steps_path, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def write_result(self, result: dict[str, Any]) -> None:
+        write_json_atomic(self.dir / "result.json", self.redactor.obj(result))
+
+    def write_json(self, name: str, data: Any) -> None:
+        write_json_atomic(self.dir / name, self.redactor.obj(data))
+
+
+def read_steps(run_dir: Path) -> list[dict[str, Any]]:
+    """Read steps back; a torn last line (killed mid-write) is ignored, not fatal."""
+    path = Path(run_dir) / "steps.jsonl"
+    if not path.exists():
+        return []
+    steps = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            steps.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return steps

@@ -1,0 +1,56 @@
+"""Settings come from defaults, a TOML file, env vars and flags; mistakes are one line."""
+
+import pytest
+
+from colorbrowser.config import load_settings
+from colorbrowser.errors import ConfigError
+
+
+def test_defaults_mean_offline_model_and_headless_browser(tmp_path):
+    s = load_settings(None, environ={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert s.model.is_offline_default
+    assert s.browser.headless
+    assert s.agent.max_steps == 30
+
+
+def test_file_then_env_then_flags_each_win_over_the_previous(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[model]\nbase_url = "http://file"\nmodel = "m-file"\n[agent]\nmax_steps = 7\n')
+    env = {"OPENAI_BASE_URL": "http://openai-env", "COLORBROWSER_MODEL": "m-env"}
+    s = load_settings(cfg, {("agent", "max_steps"): 3}, environ=env)
+    assert s.model.base_url == "http://openai-env"
+    assert s.model.model == "m-env"
+    assert s.agent.max_steps == 3
+    both = {"OPENAI_BASE_URL": "http://openai", "COLORBROWSER_BASE_URL": "http://ours"}
+    assert load_settings(cfg, environ=both).model.base_url == "http://ours"
+
+
+def test_api_key_is_secret_in_dumps(tmp_path):
+    env = {"OPENAI_API_KEY": "sk-very-secret-123", "XDG_CONFIG_HOME": str(tmp_path)}
+    s = load_settings(None, environ=env)
+    assert s.secrets() == ["sk-very-secret-123"]
+    assert "sk-very-secret-123" not in str(s.model_dump(mode="json"))
+    assert "sk-very-secret-123" not in repr(s)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[model\nbase_url=1", "not valid TOML"),
+        ("[agent]\nmax_steps = 0\n", "agent.max_steps"),
+        ("[agent]\nmax_step = 5\n", "agent.max_step"),
+        ("[browser]\nheadless = 'maybe'\n", "browser.headless"),
+        ("model = 3\n", "model"),
+    ],
+)
+def test_broken_config_files_give_one_line_naming_the_key(tmp_path, text, message):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(text)
+    with pytest.raises(ConfigError, match=message) as err:
+        load_settings(cfg, environ={})
+    assert "\n" not in str(err.value)
+
+
+def test_missing_explicit_config_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_settings(tmp_path / "nope.toml", environ={})

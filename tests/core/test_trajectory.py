@@ -1,0 +1,31 @@
+"""Run folders are written step by step, atomically, with secrets masked."""
+
+import json
+
+from colorbrowser.agent.trajectory import Redactor, Trajectory, read_steps, write_json_atomic
+
+
+def test_steps_are_appended_and_read_back_even_after_a_torn_write(tmp_path):
+    t = Trajectory(tmp_path / "run")
+    t.append_step({"step": 1, "action": "click('1')"})
+    t.append_step({"step": 2, "action": "stop()"})
+    with open(t.steps_path, "a") as fh:  # a kill in the middle of a write
+        fh.write('{"step": 3, "act')
+    assert [s["step"] for s in read_steps(t.dir)] == [1, 2]
+
+
+def test_secrets_are_masked_in_every_file(tmp_path):
+    t = Trajectory(tmp_path / "run", Redactor({"hunter22"}))
+    t.write_meta({"goal": "log in with password hunter22", "nested": ["x hunter22"]})
+    t.append_step({"action": "fill('3', 'hunter22')"})
+    t.write_result({"answer": "done hunter22"})
+    for path in (tmp_path / "run").rglob("*.json*"):
+        assert "hunter22" not in path.read_text(), path
+        assert "***" in path.read_text()
+
+
+def test_atomic_json_leaves_no_temp_files(tmp_path):
+    write_json_atomic(tmp_path / "a.json", {"x": 1})
+    write_json_atomic(tmp_path / "a.json", {"x": 2})
+    assert json.loads((tmp_path / "a.json").read_text()) == {"x": 2}
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
