@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from colorbrowser.errors import ConfigError
 
@@ -62,6 +62,8 @@ class AgentSettings(_Strict):
     format_retries: int = Field(2, ge=0, le=10)
     recent_actions: int = Field(5, ge=0, le=50)
     memory: Literal["summary", "full", "none"] = "summary"
+    summary_budget: int = Field(500, ge=50, le=8000)  # tokens
+    summary_every: int = Field(1, ge=1)  # update the summary every k steps
     send_screenshot: bool = True
 
 
@@ -77,6 +79,16 @@ class Settings(_Strict):
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
     paths: PathSettings = Field(default_factory=PathSettings)
+
+    @model_validator(mode="after")
+    def _summarizer_inherits_endpoint(self) -> Settings:
+        """``--summarizer-model NAME`` means another model at the same endpoint."""
+        sm = self.summarizer_model
+        if sm is not None and sm.base_url is None and self.model.base_url:
+            sm.base_url = self.model.base_url
+            if sm.api_key is None:
+                sm.api_key = self.model.api_key
+        return self
 
     def secrets(self) -> list[str]:
         """Values that must never reach logs or trajectories."""

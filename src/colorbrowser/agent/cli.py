@@ -45,18 +45,26 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
 @click.argument("goal")
 @click.option("--url", "start_url", required=True, help="Page to start from.")
 @model_options
+@click.option("--memory", type=click.Choice(["summary", "full", "none"]), default=None,
+              help="summary: bounded Summarizer memory (default); full: whole history "
+                   "(ablation); none: last actions only.")
+@click.option("--summarizer-model", default=None,
+              help="Model name for the Summarizer (same endpoint unless the config says).")
+@click.option("--summary-budget", type=int, default=None, help="Summary size in tokens.")
 @click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
 @click.option("--max-cost", type=float, default=None, help="Stop when the cost reaches this.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
-def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, max_steps,
-                max_cost, out_dir, headed, as_json):
+def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, memory,
+                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json):
     """Let the agent work on GOAL starting at --url."""
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
         **{("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
+           ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
+           ("summarizer_model", "model"): summarizer_model,
            ("browser", "headless"): False if headed else None},
     )
     console = Console(stderr=True)

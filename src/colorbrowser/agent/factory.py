@@ -15,8 +15,9 @@ from typing import Any
 from colorbrowser import __version__
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode, now_iso
-from colorbrowser.agent.memory import Memory, NoMemory
+from colorbrowser.agent.memory import FullHistory, Memory, NoMemory
 from colorbrowser.agent.operator import Operator
+from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, slugify
 from colorbrowser.config import ModelSettings, Settings
 from colorbrowser.protocols import Environment, Model
@@ -47,7 +48,26 @@ def open_browser(settings: Settings, stack: contextlib.ExitStack) -> Environment
 
 
 def build_memory(settings: Settings, model: Model, stack: contextlib.ExitStack) -> Memory:
-    return NoMemory()
+    """``summary`` (default) uses the Summarizer, on its own model when one is configured."""
+    mode = settings.agent.memory
+    if mode == "full":
+        return FullHistory()
+    if mode == "none":
+        return NoMemory()
+    if settings.summarizer_model is not None and settings.summarizer_model.base_url:
+        model = open_model(settings.summarizer_model, stack, settings.paths.cache)
+    return Summarizer(
+        model,
+        budget=settings.agent.summary_budget,
+        every=settings.agent.summary_every,
+        count_tokens=token_counter(),
+    )
+
+
+def token_counter():
+    from colorbrowser.llm.tokens import count_tokens
+
+    return count_tokens
 
 
 def settings_snapshot(settings: Settings) -> dict[str, Any]:

@@ -123,7 +123,8 @@ class Episode:
             max_steps=self.settings.max_steps,
             memory=self.memory.render(self),
             memory_title=self.memory.title,
-            recent=[h.line() for h in state.recent(self.settings.recent_actions)],
+            recent=[] if getattr(self.memory, "shows_history", False)
+            else [h.line() for h in state.recent(self.settings.recent_actions)],
             notes=list(state.notes),
             tips=ctx.tips,
             shortcuts=ctx.shortcuts,

@@ -33,3 +33,22 @@ class NoMemory:
 
     def render(self, episode: Episode) -> str:
         return ""
+
+
+class FullHistory:
+    """The vanilla full-history agent, kept for ablations: its prompt grows every step."""
+
+    title = "Everything you did so far"
+    shows_history = True
+
+    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
+        return Usage()
+
+    def render(self, episode: Episode) -> str:
+        lines = []
+        for h in episode.state.history:
+            lines.append(f"step {h.step} at {h.url}")
+            if h.thought:
+                lines.append(f"  thought: {h.thought}")
+            lines.append(f"  {h.line().split(': ', 1)[1]}")
+        return "\n".join(lines)

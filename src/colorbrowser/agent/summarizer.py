@@ -1,0 +1,258 @@
+"""The Summarizer: a bounded belief state m_t = f(m_{t-1}, o_t, a_{t-1}, goal, tips).
+
+It is the memory of the default agent. The model proposes an update; this module
+decides what is kept: facts are carried forward verbatim whatever the model says,
+old progress collapses as it ages, guidance is shown only when the agent is off
+track or broke a tip, and the result never exceeds its token budget.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ValidationError, field_validator
+
+from colorbrowser.agent.prompts import TEMPLATE_DIR, page_fence, render
+from colorbrowser.errors import ModelError
+from colorbrowser.protocols import Model
+from colorbrowser.types import Constraint, Message, Observation, Usage
+
+if TYPE_CHECKING:
+    from colorbrowser.agent.loop import Episode
+    from colorbrowser.agent.state import StepContext
+
+KEEP_DETAILED = 3  # newest progress items kept word for word
+ITEM_CHARS = 200
+
+
+def approx_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+class SummaryReply(BaseModel):
+    """What the model is asked to return; anything missing gets a neutral default."""
+
+    progress: list[str] = []
+    facts: list[str] = []
+    state: str = ""
+    on_track: bool = True
+    tip_violations: list[str] = []
+    guidance: str = ""
+
+    @field_validator("progress", "facts", "tip_violations", mode="before")
+    @classmethod
+    def _listify(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [value] if value.strip() else []
+        return value
+
+
+@dataclass
+class Belief:
+    """The kept state; ``render`` is what the Operator reads."""
+
+    progress: list[str] = field(default_factory=list)
+    earlier: list[str] = field(default_factory=list)  # collapsed old progress
+    facts: list[str] = field(default_factory=list)
+    state: str = ""
+    on_track: bool = True
+    violations: list[str] = field(default_factory=list)
+    guidance: str = ""
+    dropped_facts: int = 0
+
+    def render(self) -> str:
+        lines = ["Progress:"]
+        if self.earlier:
+            lines.append(f"- Earlier: {'; '.join(self.earlier)}")
+        lines += [f"- {p}" for p in self.progress] or (["- No progress yet"] if not self.earlier
+                                                          else [])
+        if self.facts or self.dropped_facts:
+            lines.append("Facts found:")
+            if self.dropped_facts:
+                lines.append(f"- ({self.dropped_facts} older facts left out for space)")
+            lines += [f"- {f}" for f in self.facts]
+        if self.state:
+            lines.append(f"Current state: {self.state}")
+        lines.append(f"On track: {'yes' if self.on_track else 'NO'}")
+        if self.violations:
+            lines.append("Tip check: the last action went against: " + "; ".join(self.violations))
+        if self.guidance:
+            lines.append(f"Guidance: {self.guidance}")
+        return "\n".join(lines)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def parse_reply(text: str) -> SummaryReply:
+    """Read the model's JSON, tolerating prose or code fences around it."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("the summary is not a JSON object")
+    try:
+        data = json.loads(text[start : end + 1], strict=False)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the summary is not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise ValueError("the summary is not a JSON object")
+    try:
+        return SummaryReply.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ValueError(f"summary field {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+
+
+class Summarizer:
+    """Memory plugged into the episode loop (see colorbrowser.agent.memory.Memory)."""
+
+    title = "Progress summary (kept by the summarizer)"
+
+    def __init__(
+        self,
+        model: Model,
+        *,
+        budget: int = 500,
+        every: int = 1,
+        page_chars: int = 6000,
+        recent: int = 3,
+        count_tokens: Callable[[str], int] = approx_tokens,
+        template_dir: Path | None = None,
+    ):
+        self.model = model
+        self.budget = budget
+        self.every = max(1, every)
+        self.page_chars = page_chars
+        self.recent = recent
+        self.count = count_tokens
+        self.template_dir = template_dir
+        self.belief = Belief()
+        self.last_error: str | None = None
+        self.suppressed_guidance: str | None = None
+
+    # -- the Memory protocol ---------------------------------------------------
+    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
+        state = episode.state
+        if state.step % self.every and state.summary:
+            return Usage()
+        messages = self.messages(episode, obs, ctx)
+        self.last_error = None
+        try:
+            completion = self.model.complete(
+                messages, constraint=Constraint(grammar=summary_grammar()),
+                max_tokens=max(256, self.budget * 2),
+            )
+        except ModelError as exc:
+            self.last_error = f"summarizer model failed: {exc}"
+            ctx.extra["summarizer_error"] = self.last_error
+            return Usage()
+        try:
+            reply = parse_reply(completion.text)
+        except ValueError as exc:
+            # Keep the previous belief: a bad reply must not erase what was known.
+            self.last_error = str(exc)
+            ctx.extra["summarizer_error"] = self.last_error
+            return completion.usage
+        deviation = self.deviation(reply, ctx)
+        self.belief = self.merge(reply, deviation, ctx)
+        self.belief = self.compact(self.belief)
+        state.summary = self.belief.render()
+        ctx.extra["summary_guidance"] = bool(self.belief.guidance)
+        return completion.usage
+
+    def render(self, episode: Episode) -> str:
+        return episode.state.summary
+
+    # -- pieces -----------------------------------------------------------------
+    def messages(self, episode: Episode, obs: Observation, ctx: StepContext) -> list[Message]:
+        state = episode.state
+        fence_open, fence_close = page_fence()
+        page = obs.axtree
+        if len(page) > self.page_chars:
+            page = page[: self.page_chars] + "\n… (page text cut here for length)"
+        user = render(
+            "summarizer_user.j2", self.template_dir,
+            goal=state.goal, tips=ctx.tips, previous=state.summary, notes=state.notes,
+            recent=[h.line() for h in state.recent(self.recent)], obs=obs, page=page,
+            fence_open=fence_open, fence_close=fence_close,
+        )
+        system = render("summarizer_system.j2", self.template_dir)
+        return [Message("system", system), Message("user", user)]
+
+    @staticmethod
+    def deviation(reply: SummaryReply, ctx: StepContext) -> list[str]:
+        """Reasons to guide: the model's own verdict, a broken tip, or a rule trigger."""
+        reasons = []
+        if not reply.on_track:
+            reasons.append("the summarizer judged the agent off track")
+        if reply.tip_violations:
+            reasons.append("a site tip was not followed")
+        reasons += [str(t.get("reason")) for t in ctx.triggers if t.get("reason")]
+        return reasons
+
+    def merge(self, reply: SummaryReply, deviation: list[str], ctx: StepContext) -> Belief:
+        old = self.belief
+        progress = [_clip(p, ITEM_CHARS) for p in reply.progress if p.strip()]
+        progress = [p for p in progress if p.lower() not in {"no progress yet", "none"}]
+        if not progress:
+            progress = list(old.progress)
+        facts = list(old.facts)  # verbatim, whatever the model returned
+        for fact in reply.facts:
+            fact = " ".join(fact.split())
+            if fact and fact not in facts:
+                facts.append(fact[:ITEM_CHARS])
+        guidance = _clip(reply.guidance, 400) if reply.guidance.strip() else ""
+        if deviation and not guidance:
+            guidance = f"Change approach: {deviation[0]}."
+        if not deviation:
+            self.suppressed_guidance = guidance or None
+            guidance = ""
+        return Belief(
+            progress=progress, earlier=list(old.earlier), facts=facts,
+            state=_clip(reply.state, 400), on_track=reply.on_track and not deviation,
+            violations=[_clip(v, 200) for v in reply.tip_violations if v.strip()],
+            guidance=guidance, dropped_facts=old.dropped_facts,
+        )
+
+    def compact(self, belief: Belief) -> Belief:
+        """Shrink until the rendered text fits the budget, dropping the least useful first."""
+        def fits() -> bool:
+            return self.count(belief.render()) <= self.budget
+
+        while len(belief.progress) > KEEP_DETAILED and not fits():
+            belief.earlier.append(_clip(belief.progress.pop(0), 60))
+        for limit in (200, 100):
+            if fits():
+                return belief
+            belief.state = _clip(belief.state, limit)
+            belief.guidance = _clip(belief.guidance, limit)
+            belief.earlier = [_clip(e, limit // 4) for e in belief.earlier]
+        while belief.earlier and not fits():
+            belief.earlier.pop(0)
+        while len(belief.progress) > 1 and not fits():
+            belief.earlier = [f"{len(belief.progress)} sub-goals done"]
+            belief.progress.pop(0)
+        while belief.facts and not fits():
+            belief.facts.pop(0)
+            belief.dropped_facts += 1
+        if not fits():  # a tiny budget: keep the newest item and the verdict only
+            belief.state = ""
+            belief.guidance = _clip(belief.guidance, 60)
+            belief.violations = [_clip(v, 60) for v in belief.violations[:1]]
+            belief.progress = [_clip(p, 60) for p in belief.progress[-1:]]
+            belief.earlier = []
+        return belief
+
+
+_GRAMMAR_FILE = TEMPLATE_DIR / "summary.gbnf"
+
+
+def summary_grammar() -> str:
+    """GBNF for the summary JSON: no raw newlines in strings, bounded lengths."""
+    return _GRAMMAR_FILE.read_text(encoding="utf-8")
+
