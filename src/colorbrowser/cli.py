@@ -16,6 +16,7 @@ from colorbrowser.errors import UserError
 # name -> "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
     "run": "colorbrowser.agent.cli:run_command",
+    "resume": "colorbrowser.agent.cli:resume_command",
 }
 
 

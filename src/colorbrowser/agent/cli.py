@@ -12,6 +12,7 @@ from rich.console import Console
 from colorbrowser.agent.console import ConsoleHook, print_summary
 from colorbrowser.agent.factory import build_episode, new_run_dir
 from colorbrowser.config import load_settings
+from colorbrowser.errors import UserError
 
 
 def model_options(f):
@@ -69,9 +70,35 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
+    if (run_dir / "steps.jsonl").exists():
+        raise UserError(f"{run_dir} already holds a run; use `colorbrowser resume {run_dir}` "
+                        "or another --out")
     with contextlib.ExitStack() as stack:
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
                                 hooks=[ConsoleHook(console)])
+        result = episode.run()
+    print_summary(console, result)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    return 0 if result.status == "done" else 1
+
+
+@click.command("resume")
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@model_options
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+def resume_command(run_dir, config_path, base_url, model_name, api_key_env, headed, as_json):
+    """Continue a run that was killed, from its last completed step."""
+    from colorbrowser.agent.resume import resume_episode
+
+    current = settings_from_flags(config_path, base_url, model_name, api_key_env)
+    console = Console(stderr=True)
+    with contextlib.ExitStack() as stack:
+        episode = resume_episode(Path(run_dir), current, stack, hooks=[ConsoleHook(console)])
+        if headed:
+            episode.env.settings.headless = False
+        console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
     print_summary(console, result)
     if as_json:

@@ -86,6 +86,7 @@ def build_episode(
     env: Environment | None = None,
     hooks: Sequence[Hook] = (),
     extra_secrets: Sequence[str] = (),
+    write_meta: bool = True,
 ) -> Episode:
     model = model or open_model(settings.model, stack, settings.paths.cache)
     env = env or open_browser(settings, stack)
@@ -93,6 +94,7 @@ def build_episode(
     trajectory = None
     if run_dir is not None:
         trajectory = Trajectory(run_dir, redactor)
+    if trajectory and write_meta:
         trajectory.write_meta({
             "goal": goal,
             "start_url": start_url,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from colorbrowser.agent import checkpoint
 from colorbrowser.agent.calculator import CalculationError, calculate
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.memory import Memory, NoMemory
@@ -19,7 +20,13 @@ from colorbrowser.agent.operator import Decision, Operator, OperatorView
 from colorbrowser.agent.state import EpisodeState, HistoryEntry, StepContext
 from colorbrowser.agent.trajectory import MASK, Trajectory
 from colorbrowser.config import AgentSettings
-from colorbrowser.errors import CostLimitReached, EpisodeEnd, StepLimitReached
+from colorbrowser.errors import (
+    BrowserError,
+    CostLimitReached,
+    EpisodeEnd,
+    ModelError,
+    StepLimitReached,
+)
 from colorbrowser.protocols import Environment
 from colorbrowser.types import Action, ActionResult, Observation, Usage
 
@@ -79,6 +86,7 @@ class Episode:
         self.state = state or EpisodeState(goal=goal, start_url=start_url)
         self.obs: Observation | None = None
         self.pending_hints: list[str] = []
+        self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
 
     # -- agent-scope actions ------------------------------------------------
     def run_agent_action(self, action: Action) -> ActionResult:
@@ -100,8 +108,12 @@ class Episode:
 
     # -- one step -------------------------------------------------------------
     def observe(self) -> Observation:
-        if self.obs is None and self.state.step == 0:
-            return self.env.reset(self.state.start_url)
+        if self.obs is None:
+            restore = getattr(self.env, "restore", None)
+            if self.browser_snapshot and restore:
+                return restore(self.browser_snapshot)
+            if self.state.step == 0 or not restore:
+                return self.env.reset(self.state.start_url)
         return self.env.observe()
 
     def step(self) -> dict[str, Any]:
@@ -136,6 +148,8 @@ class Episode:
         for hook in self.hooks:
             decision = hook.review(self, ctx, decision)
         t_dec = time.perf_counter()
+        if self.trajectory:
+            checkpoint.write_pending(self.trajectory, number, str(decision.action))
         result = self.execute(decision)
         t_exec = time.perf_counter()
         record = self.record(number, obs, ctx, decision, result, memory_usage,
@@ -215,8 +229,21 @@ class Episode:
             stem = f"{number:04d}"
             record["screenshot"] = self.trajectory.save_image(f"{stem}.png", obs.screenshot)
             record["som"] = self.trajectory.save_image(f"{stem}-som.png", obs.som)
+            checkpoint.save(self.trajectory, number, self.snapshot())
             self.trajectory.append_step(record)
+            checkpoint.clear_pending(self.trajectory)
         return record
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a resumed process needs besides the run's settings."""
+        memory = getattr(self.memory, "snapshot", None)
+        browser = getattr(self.env, "snapshot", None)
+        return {
+            "step": self.state.step,
+            "state": self.state.to_json(),
+            "memory": memory() if memory else None,
+            "browser": browser() if browser else None,
+        }
 
     # -- whole episode ----------------------------------------------------------
     def check_limits(self) -> None:
@@ -241,6 +268,10 @@ class Episode:
         except EpisodeEnd as end:
             self.state.status = end.reason
             error = str(end) or None
+        except (ModelError, BrowserError) as exc:
+            # Steps so far are already on disk; end cleanly with the reason.
+            self.state.status = "error"
+            error = f"{type(exc).__name__}: {exc}"
         self.state.elapsed = time.perf_counter() - started
         result = EpisodeResult(
             status=self.state.status,

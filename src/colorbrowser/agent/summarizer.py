@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from colorbrowser.agent.state import StepContext
 
 KEEP_DETAILED = 3  # newest progress items kept word for word
+EARLIER_MAX = 6  # collapsed older items kept as short phrases; beyond that, a count
 ITEM_CHARS = 200
 
 
@@ -57,6 +58,7 @@ class Belief:
 
     progress: list[str] = field(default_factory=list)
     earlier: list[str] = field(default_factory=list)  # collapsed old progress
+    earlier_count: int = 0  # even older items, kept only as a number
     facts: list[str] = field(default_factory=list)
     state: str = ""
     on_track: bool = True
@@ -66,8 +68,9 @@ class Belief:
 
     def render(self) -> str:
         lines = ["Progress:"]
-        if self.earlier:
-            lines.append(f"- Earlier: {'; '.join(self.earlier)}")
+        if self.earlier or self.earlier_count:
+            more = f" (and {self.earlier_count} sub-goals before)" if self.earlier_count else ""
+            lines.append(f"- Earlier: {'; '.join(self.earlier)}{more}")
         lines += [f"- {p}" for p in self.progress] or (["- No progress yet"] if not self.earlier
                                                           else [])
         if self.facts or self.dropped_facts:
@@ -168,6 +171,12 @@ class Summarizer:
     def render(self, episode: Episode) -> str:
         return episode.state.summary
 
+    def snapshot(self) -> dict:
+        return asdict(self.belief)
+
+    def restore(self, data: dict | None) -> None:
+        self.belief = Belief(**data) if data else Belief()
+
     # -- pieces -----------------------------------------------------------------
     def messages(self, episode: Episode, obs: Observation, ctx: StepContext) -> list[Message]:
         state = episode.state
@@ -201,6 +210,15 @@ class Summarizer:
         progress = [p for p in progress if p.lower() not in {"no progress yet", "none"}]
         if not progress:
             progress = list(old.progress)
+        earlier, earlier_count = list(old.earlier), old.earlier_count
+        # The model resends the whole list; what it already had collapsed stays collapsed.
+        known = {e.rstrip("…") for e in earlier}
+        progress = [p for p in progress if _clip(p, 60).rstrip("…") not in known]
+        while len(progress) > KEEP_DETAILED:  # details fold away as they age
+            earlier.append(_clip(progress.pop(0), 60))
+        while len(earlier) > EARLIER_MAX:
+            earlier.pop(0)
+            earlier_count += 1
         facts = list(old.facts)  # verbatim, whatever the model returned
         for fact in reply.facts:
             fact = " ".join(fact.split())
@@ -213,7 +231,7 @@ class Summarizer:
             self.suppressed_guidance = guidance or None
             guidance = ""
         return Belief(
-            progress=progress, earlier=list(old.earlier), facts=facts,
+            progress=progress, earlier=earlier, earlier_count=earlier_count, facts=facts,
             state=_clip(reply.state, 400), on_track=reply.on_track and not deviation,
             violations=[_clip(v, 200) for v in reply.tip_violations if v.strip()],
             guidance=guidance, dropped_facts=old.dropped_facts,
@@ -224,8 +242,6 @@ class Summarizer:
         def fits() -> bool:
             return self.count(belief.render()) <= self.budget
 
-        while len(belief.progress) > KEEP_DETAILED and not fits():
-            belief.earlier.append(_clip(belief.progress.pop(0), 60))
         for limit in (200, 100):
             if fits():
                 return belief
@@ -234,9 +250,10 @@ class Summarizer:
             belief.earlier = [_clip(e, limit // 4) for e in belief.earlier]
         while belief.earlier and not fits():
             belief.earlier.pop(0)
+            belief.earlier_count += 1
         while len(belief.progress) > 1 and not fits():
-            belief.earlier = [f"{len(belief.progress)} sub-goals done"]
             belief.progress.pop(0)
+            belief.earlier_count += 1
         while belief.facts and not fits():
             belief.facts.pop(0)
             belief.dropped_facts += 1
@@ -246,6 +263,7 @@ class Summarizer:
             belief.violations = [_clip(v, 60) for v in belief.violations[:1]]
             belief.progress = [_clip(p, 60) for p in belief.progress[-1:]]
             belief.earlier = []
+            belief.earlier_count = 0
         return belief
 
 

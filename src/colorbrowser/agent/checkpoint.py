@@ -1,0 +1,102 @@
+"""Checkpoints so that a run killed at any moment resumes at the right step.
+
+Order of writes for step N: ``pending.json`` (the action about to run), then after
+it ran ``checkpoints/N.json`` (state, memory, browser), then the step's line in
+``steps.jsonl``. The line is the commit marker: a step counts as done only when its
+line is complete, and its checkpoint is then guaranteed to be on disk. If a run dies
+after the action ran but before the line was written, resume tells the Operator
+that the action may already have taken effect instead of silently repeating it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from colorbrowser.agent.state import EpisodeState
+from colorbrowser.agent.trajectory import Trajectory, read_steps
+from colorbrowser.errors import UserError
+
+KEEP = 2  # checkpoint files kept; older ones are pruned
+
+
+def checkpoint_path(run_dir: Path, step: int) -> Path:
+    return Path(run_dir) / "checkpoints" / f"{step:04d}.json"
+
+
+def save(trajectory: Trajectory, step: int, data: dict[str, Any]) -> None:
+    trajectory.write_json(f"checkpoints/{step:04d}.json", data)
+    for old in sorted((trajectory.dir / "checkpoints").glob("*.json"))[:-KEEP]:
+        old.unlink(missing_ok=True)
+
+
+def write_pending(trajectory: Trajectory, step: int, action: str | None) -> None:
+    trajectory.write_json("pending.json", {"step": step, "action": action})
+
+
+def clear_pending(trajectory: Trajectory) -> None:
+    (trajectory.dir / "pending.json").unlink(missing_ok=True)
+
+
+@dataclass
+class ResumePoint:
+    meta: dict[str, Any]
+    state: EpisodeState
+    memory: dict[str, Any] | None = None
+    browser: dict[str, Any] | None = None
+    interrupted_action: str | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _read_json(path: Path, what: str) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path.parent} has no {what} ({path.name} is missing)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path} is damaged: {exc}") from None
+
+
+def load(run_dir: Path) -> ResumePoint:
+    """Read the last committed step of a run folder, and trim anything after it."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise UserError(f"run folder {run_dir} does not exist")
+    meta = _read_json(run_dir / "meta.json", "run metadata")
+    if (run_dir / "result.json").exists():
+        raise UserError(f"the run in {run_dir} already finished; nothing to resume")
+    steps = read_steps(run_dir)
+    committed = len(steps)
+    _trim_steps(run_dir, committed)
+    pending = run_dir / "pending.json"
+    interrupted = None
+    if pending.exists():
+        info = _read_json(pending, "pending action")
+        if info.get("step") == committed + 1:
+            interrupted = info.get("action")
+    if committed == 0:
+        state = EpisodeState(goal=meta["goal"], start_url=meta.get("start_url"))
+        return ResumePoint(meta, state, interrupted_action=interrupted)
+    data = _read_json(checkpoint_path(run_dir, committed), f"checkpoint for step {committed}")
+    return ResumePoint(
+        meta=meta,
+        state=EpisodeState.from_json(data["state"]),
+        memory=data.get("memory"),
+        browser=data.get("browser"),
+        interrupted_action=interrupted,
+        steps=steps,
+    )
+
+
+def _trim_steps(run_dir: Path, keep: int) -> None:
+    """Drop a torn last line so the next append starts on a clean line."""
+    path = run_dir / "steps.jsonl"
+    if not path.exists():
+        return
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    good = [line for line in lines if line.strip()][:keep]
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in good)
+    if text != path.read_text(encoding="utf-8"):
+        path.write_text(text, encoding="utf-8")

@@ -1,0 +1,73 @@
+"""``colorbrowser resume RUN_DIR``: continue a killed run from its last committed step."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from colorbrowser.agent import checkpoint
+from colorbrowser.agent.factory import build_episode
+from colorbrowser.agent.hooks import Hook
+from colorbrowser.agent.loop import Episode, now_iso
+from colorbrowser.config import Settings
+from colorbrowser.errors import ConfigError
+
+
+def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
+    """The run's own behaviour settings, with endpoint and key from the current setup.
+
+    The key was masked when the run was saved, so it must come from the environment
+    again; everything that shapes the agent's behaviour comes from the run itself.
+    """
+    saved = dict(meta.get("settings") or {})
+    for name in ("model", "summarizer_model"):
+        section = saved.get(name)
+        if isinstance(section, dict):
+            section.pop("api_key", None)
+    try:
+        settings = Settings.model_validate(saved)
+    except ValidationError as exc:
+        raise ConfigError(f"meta.json settings are damaged: {exc.errors()[0]['msg']}") from None
+    model = settings.model.model_copy()
+    model.api_key = current.model.api_key
+    if current.model.base_url and current.model.base_url != model.base_url:
+        model.base_url = current.model.base_url
+    settings.model = model
+    if settings.summarizer_model is not None:
+        settings.summarizer_model.api_key = current.model.api_key
+    settings.paths = current.paths
+    return settings
+
+
+def resume_episode(
+    run_dir: Path,
+    current: Settings,
+    stack: contextlib.ExitStack,
+    *,
+    hooks: list[Hook] | None = None,
+    **build: Any,
+) -> Episode:
+    point = checkpoint.load(run_dir)
+    settings = settings_for_resume(point.meta, current)
+    episode = build_episode(
+        point.state.goal, point.state.start_url, settings, stack,
+        run_dir=run_dir, hooks=hooks or [], write_meta=False, **build,
+    )
+    episode.state = point.state
+    restore = getattr(episode.memory, "restore", None)
+    if restore:
+        restore(point.memory)
+    episode.browser_snapshot = point.browser
+    if point.interrupted_action:
+        episode.pending_hints.append(
+            f"The run was interrupted while doing {point.interrupted_action}; it may already "
+            "have taken effect. Check the page before doing it again."
+        )
+    meta = dict(point.meta)
+    meta.setdefault("resumed", []).append({"at": now_iso(), "from_step": point.state.step})
+    if episode.trajectory:
+        episode.trajectory.write_meta(meta)
+    return episode
