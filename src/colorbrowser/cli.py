@@ -14,7 +14,7 @@ import click
 from colorbrowser.errors import UserError
 
 # name -> "module:attribute" of a click command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {"eval": "colorbrowser.bench.cli:eval_command"}
 
 
 class LazyGroup(click.Group):
