@@ -22,7 +22,7 @@ from colorbrowser.bench.matching import (
         ("\"'both'\"", "'both'"),  # only one pair of quotes goes
         ("'mismatched\"", "'mismatched\""),  # quotes must match to be stripped
         ("Done.", "done."),  # trailing punctuation is kept, as in WebArena
-        ('"', '"'),  # a lone quote is not a pair
+        ('"', ""),  # a lone quote is both ends of the pair
         ("", ""),
     ],
 )

@@ -190,6 +190,14 @@ def test_leaving_the_task_page_ends_the_episode_without_reward(suite, page, benc
     assert verdict.info["reason"] == "the agent left the task page"
 
 
+def test_a_fragment_change_from_tab_links_stays_on_the_task(suite, page):
+    task, _ = start(suite, page, "click-tab", 1)
+    page.evaluate("location.hash = 'tabs-2'")
+    verdict = task.validate(page, None)
+    assert verdict.done is False and "reason" in verdict.info
+    assert verdict.info["reason"] is None
+
+
 # --- seeds, goals and the page timer ------------------------------------------
 
 def test_same_seed_same_episode_other_seed_other_episode(suite, page):

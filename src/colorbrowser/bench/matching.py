@@ -19,7 +19,8 @@ OR_SEPARATOR = " |OR| "
 
 def clean_answer(text: str) -> str:
     text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+    # A lone quote counts as both ends of a pair and cleans to "", as in WebArena.
+    if text and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]
     return text.lower()
 

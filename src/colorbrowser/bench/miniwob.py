@@ -16,6 +16,7 @@ import importlib.util
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from colorbrowser.bench.server import StaticServer
 from colorbrowser.bench.task import Suite, TaskEntry, TaskSetupError, TaskSpec, Validation
@@ -124,7 +125,7 @@ class MiniWobTask:
     def validate(self, page: Page, answer: str | None = None) -> Validation:
         """Read the verdict the page's own code wrote; the answer is not used by MiniWoB."""
         try:
-            state = page.evaluate(_STATE_JS) if page.url.split("?")[0] == self._url else None
+            state = page.evaluate(_STATE_JS) if self._on_task_page(page) else None
         except Exception as exc:
             return Validation.unscored(f"cannot read the task state: {_first_line(exc)}")
         if state is None:
@@ -139,13 +140,18 @@ class MiniWobTask:
         # MiniWoB++ counts an episode as a success when its reward is positive.
         return Validation(reward=raw, success=raw > 0, done=True, info=info)
 
+    def _on_task_page(self, page: Page) -> bool:
+        """Same document: tab links in some tasks add a #fragment, which is fine."""
+        here, task = urlsplit(page.url), urlsplit(self._url)
+        return (here.scheme, here.netloc, here.path) == (task.scheme, task.netloc, task.path)
+
     def teardown(self) -> None:
         """Stop the page's countdown, so a page left open never ends itself later."""
         page, self._page = self._page, None
         if page is None or page.is_closed():
             return
         try:
-            if page.url.split("?")[0] == self._url:
+            if self._on_task_page(page):
                 page.evaluate(_STOP_JS)
         except Exception:  # the page may be gone or navigating; nothing to clean then
             pass
