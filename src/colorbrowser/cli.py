@@ -17,6 +17,7 @@ from colorbrowser.errors import UserError
 COMMANDS: dict[str, str] = {
     "run": "colorbrowser.agent.cli:run_command",
     "resume": "colorbrowser.agent.cli:resume_command",
+    "eval": "colorbrowser.bench.cli:eval_command",
 }
 
 

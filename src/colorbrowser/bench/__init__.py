@@ -1,1 +1,37 @@
-"""Evaluation: task formats, evaluators, runner, reports."""
+"""Evaluation: task formats, evaluators, runner, reports.
+
+The runner calls ``open_suite(SUITE)`` (or builds a suite directly), picks
+entries with ``SuiteChoice.select``, and for each runnable one does
+``task = suite.task(id, seed=...)``, ``spec = task.setup(page)``, runs the agent,
+then ``task.validate(page, answer)`` and ``task.teardown()``.
+"""
+
+from colorbrowser.bench.configured import ConfigSuite, ConfiguredTask, TaskDefinition
+from colorbrowser.bench.miniwob import MiniWobSuite, MiniWobTask
+from colorbrowser.bench.server import StaticServer
+from colorbrowser.bench.suites import SuiteChoice, open_suite
+from colorbrowser.bench.task import (
+    Suite,
+    Task,
+    TaskEntry,
+    TaskSetupError,
+    TaskSpec,
+    Validation,
+)
+
+__all__ = [
+    "ConfigSuite",
+    "ConfiguredTask",
+    "MiniWobSuite",
+    "MiniWobTask",
+    "StaticServer",
+    "Suite",
+    "SuiteChoice",
+    "Task",
+    "TaskDefinition",
+    "TaskEntry",
+    "TaskSetupError",
+    "TaskSpec",
+    "Validation",
+    "open_suite",
+]

@@ -1,0 +1,105 @@
+"""The LLM judge behind WebArena's ``fuzzy_match`` (and its "N/A" reason check).
+
+Prompts are our own templates in ``prompts/``. The reply must end with a
+``verdict:`` line; a reply without one falls back to WebArena's keyword rule
+("incorrect"/"partially correct" beat "correct", "different" beats "same"), and a
+reply with neither is reported as unclear rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import jinja2
+
+from colorbrowser.protocols import Model
+from colorbrowser.types import Message
+
+_VERDICT = re.compile(
+    r"verdict\W{0,3}(partially correct|incorrect|correct|same|different)", re.IGNORECASE)
+
+
+@dataclass
+class Verdict:
+    score: float | None  # 1.0 / 0.0, or None when no verdict could be read
+    reply: str = ""
+    error: str | None = None
+
+
+def _fence(text: object, tag: str) -> str:
+    """Keep fenced text from closing its own fence early."""
+    return re.sub(rf"</\s*{re.escape(tag)}\s*>", f"[/{tag}]", str(text), flags=re.IGNORECASE)
+
+
+@cache
+def _templates() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("colorbrowser.bench", "prompts"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # plain-text prompts, not HTML
+        keep_trailing_newline=False,
+    )
+    env.filters["fence"] = _fence
+    return env
+
+
+def render(name: str, **values: object) -> str:
+    return _templates().get_template(name).render(**values).strip()
+
+
+class Judge:
+    """Asks a chat model to grade one answer; failures come back as data."""
+
+    def __init__(self, model: Model, *, max_tokens: int = 256) -> None:
+        self.model = model
+        self.max_tokens = max_tokens
+
+    def answer_matches(self, question: str, reference: str, answer: str) -> Verdict:
+        reply = self._ask("judge_answer.j2", question, reference, answer)
+        if reply.error:
+            return reply
+        word = _verdict_word(reply.reply, ("correct", "incorrect", "partially correct"))
+        if word is None:
+            low = reply.reply.lower()
+            if "partially correct" in low or "incorrect" in low:
+                word = "incorrect"
+            elif "correct" in low:
+                word = "correct"
+        return _scored(reply.reply, word, good="correct")
+
+    def same_reason(self, question: str, actual: str, reported: str) -> Verdict:
+        reply = self._ask("judge_unachievable.j2", question, actual, reported)
+        if reply.error:
+            return reply
+        word = _verdict_word(reply.reply, ("same", "different"))
+        if word is None:
+            low = reply.reply.lower()
+            word = "different" if "different" in low else "same" if "same" in low else None
+        return _scored(reply.reply, word, good="same")
+
+    def _ask(self, template: str, question: str, reference: str, answer: str) -> Verdict:
+        messages = [
+            Message("system", render("judge_system.j2")),
+            Message("user", render(template, question=question, reference=reference,
+                                   answer=answer)),
+        ]
+        try:
+            completion = self.model.complete(messages, max_tokens=self.max_tokens,
+                                             temperature=0.0)
+        except Exception as exc:  # any model failure is data: the episode is unscored
+            line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            return Verdict(None, error=f"judge model failed: {line}")
+        return Verdict(None, reply=completion.text or "")
+
+
+def _verdict_word(reply: str, allowed: tuple[str, ...]) -> str | None:
+    words = [w.lower() for w in _VERDICT.findall(reply) if w.lower() in allowed]
+    return words[-1] if words else None
+
+
+def _scored(reply: str, word: str | None, *, good: str) -> Verdict:
+    if word is None:
+        return Verdict(None, reply=reply, error="judge reply has no verdict")
+    return Verdict(1.0 if word == good else 0.0, reply=reply)

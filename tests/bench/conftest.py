@@ -1,0 +1,76 @@
+"""Fixtures for the evaluation harness tests: a real Chromium, fresh pages, a
+scripted judge model (canned replies, for the fuzzy_match plumbing only)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from colorbrowser.types import Completion, Constraint, Message
+
+ARGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run"]
+
+
+def chromium_path() -> str:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/lib/chromium/chromium",
+                      shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise RuntimeError("no Chromium found: set CHROMIUM_PATH")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    return context.new_page()
+
+
+class ScriptedModel:
+    """Satisfies the Model protocol with canned replies, recording what it was sent."""
+
+    name = "scripted-judge"
+    vision = False
+
+    def __init__(self, *replies: str | Exception) -> None:
+        self.replies = list(replies)
+        self.calls: list[list[Message]] = []
+
+    def complete(self, messages: list[Message], *, constraint: Constraint | None = None,
+                 max_tokens: int | None = None, temperature: float | None = None,
+                 ) -> Completion:
+        self.calls.append(list(messages))
+        if not self.replies:
+            raise AssertionError("the scripted model ran out of replies")
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return Completion(text=reply, model=self.name)
+
+
+@pytest.fixture
+def bench_url(pages_url):
+    return f"{pages_url}/bench"
+
+
+@pytest.fixture
+def scripted():
+    """The ScriptedModel class, to build judges with canned replies."""
+    return ScriptedModel
