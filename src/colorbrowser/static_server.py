@@ -1,47 +1,42 @@
-"""A small threaded HTTP server on 127.0.0.1 for local sites (demo shop, MiniWoB, tests).
+"""A small threaded HTTP server on 127.0.0.1 for local sites: the demo shop,
+MiniWoB pages, test pages.
 
-With a token, every request must carry it as the ``cb_token`` cookie (set by the
-browser environment before the first visit) or a ``cb_token`` query parameter, so
-other local users cannot read what the agent is working on.
+Files are served only under a random token prefix (``/<token>/...``), so another
+local user or a page from elsewhere cannot guess URLs on the port; relative links
+inside the folder keep working because the prefix is just one more path segment.
 """
 
 from __future__ import annotations
 
-import hmac
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from http.cookies import SimpleCookie
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
-TOKEN_NAME = "cb_token"
-
-# path -> handler(request) for pages that need behaviour, not files: a server that
-# never answers, a 500, a slow response. The handler writes the whole response.
+# path (after the prefix) -> handler(request) for pages that need behaviour, not
+# files: a server that never answers, a 500, a slow response.
 Route = Callable[[SimpleHTTPRequestHandler], None]
 
 
 class _Handler(SimpleHTTPRequestHandler):
+    prefix: ClassVar[str] = "/"
     routes: ClassVar[dict[str, Route]] = {}
-    token: ClassVar[str | None] = None
 
-    def _authorised(self) -> bool:
-        if not self.token:
-            return True
-        cookie = SimpleCookie(self.headers.get("Cookie", ""))
-        given = cookie[TOKEN_NAME].value if TOKEN_NAME in cookie else None
-        if given is None:
-            given = (parse_qs(urlsplit(self.path).query).get(TOKEN_NAME) or [None])[0]
-        return given is not None and hmac.compare_digest(given, self.token)
+    def _strip_prefix(self) -> bool:
+        if not self.path.startswith(self.prefix):
+            self.send_error(404)
+            return False
+        self.path = "/" + self.path[len(self.prefix):]
+        return True
 
     def do_GET(self) -> None:
-        if not self._authorised():
-            send_html(self, "<h1>403</h1><p>missing or wrong token</p>", 403)
+        if not self._strip_prefix():
             return
         route = self.routes.get(urlsplit(self.path).path)
         if route is not None:
@@ -51,12 +46,85 @@ class _Handler(SimpleHTTPRequestHandler):
 
     do_POST = do_GET
 
+    def do_HEAD(self) -> None:
+        if self._strip_prefix():
+            super().do_HEAD()
+
     def end_headers(self) -> None:
+        # Each visit must load fresh page code, never a stale cached copy.
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # keep terminals clean
         pass
+
+
+class StaticServer:
+    """Serves ``root`` on a free loopback port; ``url`` is the base (no trailing /).
+
+    ``token=None`` draws a random prefix; ``token=""`` serves at the root (tests only).
+    """
+
+    def __init__(self, root: Path | str, *, token: str | None = None,
+                 routes: dict[str, Route] | None = None) -> None:
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise FileNotFoundError(f"not a folder: {self.root}")
+        self.token = secrets.token_urlsafe(16) if token is None else token
+        self.routes = dict(routes or {})
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("server is not started")
+        return int(self._server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        base = f"http://127.0.0.1:{self.port}"
+        return f"{base}/{self.token}" if self.token else base
+
+    def start(self) -> StaticServer:
+        if self._server is not None:
+            return self
+        prefix = f"/{self.token}/" if self.token else "/"
+        handler = type("Handler", (_Handler,), {"prefix": prefix, "routes": self.routes})
+        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(self.root)))
+        server.daemon_threads = True
+        thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
+        thread.start()
+        self._server, self._thread = server, thread
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server._closing = True  # type: ignore[attr-defined]  # lets hang() return
+            server.shutdown()
+            server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> StaticServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextmanager
+def serve_directory(root: Path, routes: dict[str, Route] | None = None, *,
+                    token: str | None = None) -> Iterator[str]:
+    """Serve a folder for the duration of a block; yields the base URL."""
+    with StaticServer(root, token=token, routes=routes) as server:
+        yield server.url
 
 
 def send_html(req: SimpleHTTPRequestHandler, html: str, status: int = 200) -> None:
@@ -73,21 +141,3 @@ def hang(req: SimpleHTTPRequestHandler, seconds: float = 3600) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end and not getattr(req.server, "_closing", False):
         time.sleep(0.05)
-
-
-@contextmanager
-def serve_directory(
-    root: Path, routes: dict[str, Route] | None = None, *, token: str | None = None
-) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 on a free port; yields the base URL (no trailing /)."""
-    handler = type("Handler", (_Handler,), {"routes": dict(routes or {}), "token": token})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server._closing = True  # type: ignore[attr-defined]
-        server.shutdown()
-        server.server_close()

@@ -1,21 +1,25 @@
-"""The local site server binds to loopback and, with a token, refuses requests without it."""
+"""serve_directory: behaviour routes (hang, errors) beside files, under the token prefix."""
 
 import httpx
+import pytest
 
-from colorbrowser.static_server import serve_directory
+from colorbrowser.static_server import send_html, serve_directory
 
 
-def test_serves_files_on_loopback(tmp_path):
+def test_routes_answer_beside_files(tmp_path):
     (tmp_path / "a.html").write_text("hello")
-    with serve_directory(tmp_path) as url:
+    routes = {"/boom": lambda req: send_html(req, "<h1>broken</h1>", 500)}
+    with serve_directory(tmp_path, routes) as url:
         assert url.startswith("http://127.0.0.1:")
         assert httpx.get(f"{url}/a.html").text == "hello"
+        r = httpx.get(f"{url}/boom?x=1")
+        assert r.status_code == 500 and "broken" in r.text
 
 
-def test_token_is_required_as_cookie_or_query(tmp_path):
+@pytest.mark.parametrize("token", [None, "fixed"])
+def test_urls_without_the_prefix_are_not_served(tmp_path, token):
     (tmp_path / "a.html").write_text("hello")
-    with serve_directory(tmp_path, token="t0k") as url:
-        assert httpx.get(f"{url}/a.html").status_code == 403
-        assert httpx.get(f"{url}/a.html", cookies={"cb_token": "bad"}).status_code == 403
-        assert httpx.get(f"{url}/a.html", cookies={"cb_token": "t0k"}).text == "hello"
-        assert httpx.get(f"{url}/a.html?cb_token=t0k").text == "hello"
+    with serve_directory(tmp_path, token=token) as url:
+        root = url.rsplit("/", 1)[0]
+        assert httpx.get(f"{root}/a.html").status_code == 404
+        assert httpx.get(f"{url}/a.html").status_code == 200

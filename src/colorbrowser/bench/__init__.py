@@ -8,7 +8,6 @@ then ``task.validate(page, answer)`` and ``task.teardown()``.
 
 from colorbrowser.bench.configured import ConfigSuite, ConfiguredTask, TaskDefinition
 from colorbrowser.bench.miniwob import MiniWobSuite, MiniWobTask
-from colorbrowser.bench.server import StaticServer
 from colorbrowser.bench.suites import SuiteChoice, open_suite
 from colorbrowser.bench.task import (
     Suite,
@@ -18,6 +17,7 @@ from colorbrowser.bench.task import (
     TaskSpec,
     Validation,
 )
+from colorbrowser.static_server import StaticServer
 
 __all__ = [
     "ConfigSuite",

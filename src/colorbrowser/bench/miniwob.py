@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from colorbrowser.bench.server import StaticServer
 from colorbrowser.bench.task import Suite, TaskEntry, TaskSetupError, TaskSpec, Validation
 from colorbrowser.errors import UserError
+from colorbrowser.static_server import StaticServer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -1,4 +1,4 @@
-"""The benchmark page server: loopback only, files only under its secret prefix."""
+"""The local site server: loopback only, files only under its secret prefix."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from colorbrowser.bench.server import StaticServer
+from colorbrowser.static_server import StaticServer
 
 
 def fetch(url: str) -> tuple[int, bytes]:
