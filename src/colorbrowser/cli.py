@@ -14,7 +14,7 @@ import click
 from colorbrowser.errors import UserError
 
 # name -> "module:attribute" of a click command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {"tips": "colorbrowser.knowledge.cli:tips"}
 
 
 class LazyGroup(click.Group):
