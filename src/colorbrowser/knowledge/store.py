@@ -398,6 +398,9 @@ class KnowledgeBase:
             self._goal_cache.move_to_end(goal)
         return vec
 
+    def clear_goal_cache(self) -> None:
+        self._goal_cache.clear()
+
     def reindex(self) -> int:
         """Compute every missing or stale embedding now (e.g. before freezing a store)."""
         tips = self.list()
