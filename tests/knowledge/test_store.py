@@ -221,3 +221,21 @@ def test_review_queue_adds_lists_and_resolves_items(kb, shop_tip):
         kb.queue_resolve(second.id, "resolved", tip_id="missing")
     with pytest.raises(UserError, match="no review item"):
         kb.queue_resolve(999, "resolved")
+
+
+def test_replacing_from_a_file_without_stats_keeps_the_usage_counts(kb, shop_tip):
+    kb.add(shop_tip())
+    kb.record_retrieval(["shop-size-first"])
+    kb.record_outcome(["shop-size-first"], success=True)
+    kb.add_many([shop_tip(text="Newer wording of the tip.")], on_conflict="replace")
+    tip = kb.get("shop-size-first")
+    assert tip.text == "Newer wording of the tip."
+    assert (tip.stats.retrieved, tip.stats.successes) == (1, 1)
+    kb.add_many([shop_tip(stats={"retrieved": 9})], on_conflict="replace")
+    assert kb.get("shop-size-first").stats.retrieved == 9
+
+
+def test_a_shortcut_can_become_a_plain_tip_by_clearing_its_template(kb, shop_tip):
+    kb.add(shop_tip(kind="shortcut", url_template="http://shop.local/search?q={q}"))
+    tip = kb.update("shop-size-first", kind="tip", url_template="")
+    assert (tip.kind, tip.url_template) == ("tip", None)

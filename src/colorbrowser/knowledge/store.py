@@ -110,8 +110,10 @@ _TIP_COLUMNS = (
     "created, updated, retrieved, successes, failures"
 )
 _INSERT = f"INSERT INTO tips ({_TIP_COLUMNS}) VALUES ({', '.join('?' * 15)})"
-_REPLACE = (
-    f"UPDATE tips SET ({_TIP_COLUMNS}) = ({', '.join('?' * 15)}) WHERE id = ?"
+_REPLACE = f"UPDATE tips SET ({_TIP_COLUMNS}) = ({', '.join('?' * 15)}) WHERE id = ?"
+_REPLACE_KEEP_STATS = (
+    f"UPDATE tips SET ({_TIP_COLUMNS.rsplit(', retrieved', 1)[0]}) = ({', '.join('?' * 12)}) "
+    "WHERE id = ?"
 )
 
 
@@ -228,7 +230,10 @@ class KnowledgeBase:
                 elif on_conflict == "skip":
                     result.skipped.append(tip.id)
                 elif on_conflict == "replace":
-                    conn.execute(_REPLACE, (*_tip_values(tip), tip.id))
+                    if tip.stats.empty:  # a file without stats must not erase usage data
+                        conn.execute(_REPLACE_KEEP_STATS, (*_tip_values(tip)[:12], tip.id))
+                    else:
+                        conn.execute(_REPLACE, (*_tip_values(tip), tip.id))
                     result.replaced.append(tip.id)
                 else:
                     raise TipExists(

@@ -127,13 +127,13 @@ class Tip(BaseModel):
             return _single_line_words(value, info.field_name.rstrip("s"))
         return value
 
-    @field_validator("author", mode="before")
+    @field_validator("author", "url_template", mode="before")
     @classmethod
-    def _author(cls, value: object) -> object:
+    def _one_line(cls, value: object, info) -> object:
         if isinstance(value, str):
-            value = value.strip() or None
+            value = value.strip() or None  # "" clears the field
             if value and "\n" in value:
-                raise ValueError("author must be one line")
+                raise ValueError(f"{info.field_name} must be one line")
         return value
 
     @field_validator("created", "updated")
