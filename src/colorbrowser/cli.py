@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "run": "colorbrowser.agent.cli:run_command",
     "resume": "colorbrowser.agent.cli:resume_command",
     "eval": "colorbrowser.bench.cli:eval_command",
+    "tips": "colorbrowser.knowledge.cli:tips",
 }
 
 
