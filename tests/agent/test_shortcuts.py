@@ -3,49 +3,48 @@
 import pytest
 
 from colorbrowser.agent.operator import Decision
-from colorbrowser.agent.shortcuts import Shortcut, ShortcutHook, expand, match, validate_template
+from colorbrowser.agent.shortcuts import ShortcutHook, file_source, shortcut_line
 from colorbrowser.agent.state import StepContext
-from colorbrowser.errors import UserError
+from colorbrowser.knowledge import make_tip
+from colorbrowser.knowledge.shortcuts import ShortcutError, fill_template, match_template
 from colorbrowser.types import Action, Observation
 
-SEARCH = Shortcut("search", "http://127.0.0.1:8000/search.html?q={query}", "site search")
-USER = Shortcut("profile", "http://127.0.0.1:8000/users/{name}/repos")
-OTHER = Shortcut("map", "http://127.0.0.1:9000/find?where={place}")
+SEARCH_T = "http://127.0.0.1:8000/search.html?q={query}"
+SEARCH = make_tip(id="search", site="127.0.0.1:8000", kind="shortcut", url_template=SEARCH_T,
+                  text="site search")
+USER = make_tip(id="profile", site="127.0.0.1:8000", kind="shortcut", text="a user's repos",
+                url_template="http://127.0.0.1:8000/users/{name}/repos")
+OTHER = make_tip(id="map", site="127.0.0.1:9000", kind="shortcut", text="find a place",
+                 url_template="http://127.0.0.1:9000/find?where={place}")
 
 
 @pytest.mark.parametrize(
     ("template", "values", "url"),
     [
-        (SEARCH.url_template, {"query": "blue socks & more"},
+        (SEARCH_T, {"query": "blue socks & more"},
          "http://127.0.0.1:8000/search.html?q=blue+socks+%26+more"),
-        (SEARCH.url_template, {"query": "C++ 50%"},
-         "http://127.0.0.1:8000/search.html?q=C%2B%2B+50%25"),
+        (SEARCH_T, {"query": "C++ 50%"}, "http://127.0.0.1:8000/search.html?q=C%2B%2B+50%25"),
         (USER.url_template, {"name": "Jane Doe/x"},
          "http://127.0.0.1:8000/users/Jane%20Doe%2Fx/repos"),
     ],
 )
 def test_the_shortcut_is_encoded(template, values, url):
-    assert expand(template, values) == url
+    assert fill_template(template, values) == url
 
 
 def test_a_missing_value_is_a_clear_error():
-    with pytest.raises(UserError, match="'query' is missing"):
-        expand(SEARCH.url_template, {})
-
-
-@pytest.mark.parametrize("bad", ["http://h/s?q={}", "http://h/s?q={1x}", "ftp://h/{q}",
-                                 "http://h/s?q={query", "http://h/s"])
-def test_broken_templates_are_rejected(bad):
-    with pytest.raises(UserError):
-        validate_template(bad)
+    with pytest.raises(ShortcutError, match="query"):
+        fill_template(SEARCH_T, {})
 
 
 def test_plain_or_already_encoded_values_are_recognised():
-    assert match("http://127.0.0.1:8000/search.html?q=blue socks", SEARCH) == (
+    assert match_template("http://127.0.0.1:8000/search.html?q=blue socks", SEARCH_T) == (
         {"query": "blue socks"}, "")
-    assert match("http://127.0.0.1:8000/search.html?q=blue%20socks&page=2", SEARCH) == (
-        {"query": "blue socks"}, "&page=2")
-    assert match("http://127.0.0.1:8000/cart.html", SEARCH) is None
+    assert match_template("http://127.0.0.1:8000/search.html?q=blue%20socks&page=2",
+                          SEARCH_T) == ({"query": "blue socks"}, "&page=2")
+    assert match_template("http://127.0.0.1:8000/search.html?q=C++", SEARCH_T) == (
+        {"query": "C++"}, "")
+    assert match_template("http://127.0.0.1:8000/cart.html", SEARCH_T) is None
 
 
 def test_hook_shows_only_this_sites_shortcuts_and_rewrites_goto():
@@ -53,13 +52,13 @@ def test_hook_shows_only_this_sites_shortcuts_and_rewrites_goto():
     ctx = StepContext(step=1)
     obs = Observation(url="http://127.0.0.1:8000/index.html", title="", axtree="")
     hook.before_decide(None, ctx, obs)
-    assert ctx.shortcuts == [SEARCH.line(), USER.line()]
+    assert ctx.shortcuts == [shortcut_line(SEARCH), shortcut_line(USER)]
 
     goto = Action("goto", ["http://127.0.0.1:8000/search.html?q=wool socks & hats"])
     decision = hook.review(None, ctx, Decision("search", goto, ""))
     assert decision.action.args[0] == "http://127.0.0.1:8000/search.html?q=wool+socks+%26+hats"
-    assert ctx.extra["shortcut"]["name"] == "search"
-    assert ctx.extra["shortcut"]["values"] == {"query": "wool socks & hats"}
+    assert ctx.extra["shortcut"] == {"id": "search", "values": {"query": "wool socks & hats"},
+                                     "url": decision.action.args[0]}
 
 
 def test_hook_leaves_other_actions_alone():
@@ -69,3 +68,15 @@ def test_hook_leaves_other_actions_alone():
     click = Decision("", Action("click", ["3", "left"]), "")
     assert hook.review(None, ctx, click).action.args == ["3", "left"]
     assert "shortcut" not in ctx.extra
+
+
+def test_shortcuts_can_come_from_a_tips_file(tmp_path):
+    path = tmp_path / "shortcuts.yaml"
+    path.write_text(
+        "- id: search\n  site: 127.0.0.1:8000\n  kind: shortcut\n  text: site search\n"
+        f"  url_template: '{SEARCH_T}'\n"
+        "- id: note\n  site: 127.0.0.1:8000\n  text: a plain tip is not a shortcut\n"
+    )
+    source = file_source(path)
+    assert [t.id for t in source("http://127.0.0.1:8000/a")] == ["search"]
+    assert source("http://127.0.0.1:9999/a") == []
