@@ -113,13 +113,15 @@ class OfflineServer:
         n_threads: int = 2,
         startup_timeout: float = 120.0,
         stop_grace: float = 5.0,
+        model_path: Path | None = None,
     ) -> None:
+        """``model_path`` serves another GGUF instead of the cached SmolLM2 Q4_0."""
         self.cache_dir = Path(cache_dir)
         self.n_ctx, self.n_threads = n_ctx, n_threads
         self.startup_timeout, self.stop_grace = startup_timeout, stop_grace
         self.token = ""
         self.port = 0
-        self.model_path: Path | None = None
+        self.model_path: Path | None = Path(model_path) if model_path else None
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = self.cache_dir / "offline-server.log"
 
@@ -136,7 +138,10 @@ class OfflineServer:
         if self.running:
             return self.base_url
         _require_llama()
-        self.model_path = ensure_model(self.cache_dir)
+        if self.model_path is None:
+            self.model_path = ensure_model(self.cache_dir)
+        elif not self.model_path.is_file():
+            raise UserError(f"model file {self.model_path} does not exist")
         last = ""
         for _ in range(3):  # another process may grab the free port first
             last = self._launch()
@@ -179,6 +184,19 @@ class OfflineServer:
                 return resp.status == 200
         except (urllib.error.URLError, OSError):
             return False
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server process (0 when not running)."""
+        if not self.running or self.process is None:
+            return 0
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return 0
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
 
     def _log_tail(self) -> str:
         try:
