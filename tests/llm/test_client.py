@@ -281,3 +281,11 @@ def test_the_key_never_reaches_the_logs(caplog):
             model.complete(ASK)
     assert caplog.records  # debug logging was really on
     assert KEY not in caplog.text
+
+
+def test_auto_vision_keeps_images_when_text_only_fails_too():
+    with fake_endpoint([error(400, "bad request")] * 2) as ep, pytest.raises(
+            ModelError, match="bad request") as info:
+        make(ep.url, vision="auto").complete([Message("user", "look", images=[PNG])])
+    assert "images were sent" not in str(info.value)
+    assert len(ep.chat_requests) == 2

@@ -179,7 +179,8 @@ class OpenAIChatModel:
                 resp = self._create(messages, with_images, params)
         except openai.OpenAIError as exc:
             err = self._translate(exc)
-            if with_images and isinstance(exc, openai.APIStatusError):
+            if with_images and self.settings.vision == "on" and isinstance(
+                    exc, openai.APIStatusError):
                 err = type(err)(f"{err} (images were sent; set vision to auto or off "
                                 "for a text-only model)")
             raise err from None
