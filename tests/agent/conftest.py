@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from colorbrowser.browser.env import BrowserEnv
+
 from colorbrowser.config import BrowserSettings
 from colorbrowser.static_server import serve_directory
 from colorbrowser.types import Message

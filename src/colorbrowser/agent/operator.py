@@ -13,6 +13,7 @@ from pathlib import Path
 from colorbrowser.actions import describe_actions, extract_action_text, parse_action
 from colorbrowser.agent.prompts import page_fence, render
 from colorbrowser.errors import ActionParseError
+from colorbrowser.llm.grammar import action_constraint
 from colorbrowser.protocols import Model
 from colorbrowser.types import Action, Constraint, Message, Observation, Usage
 
@@ -106,10 +107,8 @@ class Operator:
         return [Message("system", self._system), Message("user", user, images=images)]
 
     def constraint(self, obs: Observation) -> Constraint:
-        """Output grammar whose element ids are exactly the page's ids."""
-        from colorbrowser.llm.grammar import action_grammar
-
-        return Constraint(grammar=action_grammar(obs.bids))
+        """Output grammar and schema whose element ids are exactly the page's ids."""
+        return action_constraint(obs.bids)
 
     def decide(self, view: OperatorView) -> Decision:
         messages = self.messages(view)
