@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from colorbrowser.errors import UserError
+from colorbrowser.errors import ColorBrowserError, UserError
 
 # name -> "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -19,6 +19,8 @@ COMMANDS: dict[str, str] = {
     "resume": "colorbrowser.agent.cli:resume_command",
     "eval": "colorbrowser.bench.cli:eval_command",
     "tips": "colorbrowser.knowledge.cli:tips",
+    "doctor": "colorbrowser.doctor:doctor_command",
+    "demo": "colorbrowser.demo.cli:demo_command",
 }
 
 
@@ -52,6 +54,9 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except ColorBrowserError as exc:  # e.g. the browser or the model endpoint failed
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
