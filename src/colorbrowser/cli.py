@@ -14,7 +14,9 @@ import click
 from colorbrowser.errors import UserError
 
 # name -> "module:attribute" of a click command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "observe": "colorbrowser.browser.cli:observe_command",
+}
 
 
 class LazyGroup(click.Group):

@@ -1,0 +1,422 @@
+"""Run one parsed action on the browser; every failure comes back as an ActionResult.
+
+Messages are written for the model that will read them next step: one line that
+says what went wrong and what to do instead, never a Playwright call log. Values
+typed into password fields never appear in a result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import FrameLocator, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from colorbrowser.actions import format_action, parse_action, spec_for
+from colorbrowser.browser.session import BrowserSession, first_line
+from colorbrowser.errors import ActionParseError
+from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
+
+BID_RE = re.compile(r"^[A-Za-z0-9_]{1,32}$")
+URL_SCHEMES = {"http", "https", "file", "about", "data"}
+
+# rAF then a macrotask: handlers have run and the next frame is laid out. Capped so
+# a background tab (no frames) does not stall the step.
+SETTLE_JS = """() => new Promise(r => {
+  let d = false; const f = () => { if (!d) { d = true; r(); } };
+  requestAnimationFrame(() => setTimeout(f, 0)); setTimeout(f, 100); })"""
+
+# Call-log phrases (Playwright) -> what the model should hear.
+_HINTS = [
+    ("element is not enabled", "is disabled"),
+    ("element is disabled", "is disabled"),
+    ("element is not visible",
+     "is not visible (hidden, collapsed or zero-sized); reveal it first"),
+    ("intercepts pointer events", "is covered by another element (a dialog or overlay?)"),
+    ("element is not stable", "keeps moving (animation); try again"),
+    ("outside of the viewport", "is outside the viewport; scroll to it first"),
+    ("element is not editable", "is read-only"),
+    ("not an <input>", "is not a text field; fill() works on inputs, textareas and editable areas"),
+    ("not a <select>", "is not a <select>; click it and then click the option instead"),
+    ("cannot uncheck radio", "is a radio button and cannot be unchecked; check another option"),
+    ("did not change its state", "did not change state when clicked"),
+    ("unknown key", "got an unknown key name; use names like 'Enter', 'Tab', 'Control+a'"),
+]
+_NET_ERRORS = {
+    "ERR_CONNECTION_REFUSED": "connection refused",
+    "ERR_NAME_NOT_RESOLVED": "host not found (DNS)",
+    "ERR_NAME_RESOLUTION_FAILED": "host not found (DNS)",
+    "ERR_ADDRESS_UNREACHABLE": "address unreachable",
+    "ERR_CONNECTION_TIMED_OUT": "connection timed out",
+    "ERR_CONNECTION_RESET": "connection reset",
+    "ERR_CONNECTION_CLOSED": "connection closed",
+    "ERR_EMPTY_RESPONSE": "the server sent nothing",
+    "ERR_INTERNET_DISCONNECTED": "no network",
+    "ERR_ABORTED": "navigation aborted (download, or replaced by another navigation)",
+    "ERR_FILE_NOT_FOUND": "file not found",
+    "ERR_INVALID_URL": "invalid URL",
+    "ERR_TOO_MANY_REDIRECTS": "too many redirects",
+}
+
+
+class _Fail(Exception):
+    """Raised by handlers for a failure that has its message ready."""
+
+
+def normalize_url(url: str) -> str:
+    text = url.strip()
+    if not text or any(c.isspace() for c in text):
+        raise _Fail(f"not a URL: {url[:100]!r}")
+    if "://" not in text and not text.startswith(("about:", "data:")):
+        text = "http://" + text
+    scheme = text.split(":", 1)[0].lower()
+    if scheme not in URL_SCHEMES:
+        raise _Fail(f"unsupported URL scheme {scheme!r}; use an http(s) address")
+    return text
+
+
+@dataclass
+class _Ctx:
+    session: BrowserSession
+    page: Page
+    obs: Observation | None
+    timeout_ms: int
+    nav_timeout_ms: int
+    secret: bool = False
+
+
+def _frame_chain_live(page: Page, bid: str) -> list[str] | None:
+    """Find a bid the last observation did not list (it may have just appeared)."""
+    selector = f'[bid="{bid}"]'
+    for frame in page.frames:
+        try:
+            if not frame.locator(selector).count():
+                continue
+            chain: list[str] = []
+            f = frame
+            while f.parent_frame is not None:
+                fb = f.frame_element().get_attribute("bid")
+                if not fb:
+                    return None
+                chain.append(fb)
+                f = f.parent_frame
+            return chain[::-1]
+        except PlaywrightError:
+            continue
+    return None
+
+
+def _locate(ctx: _Ctx, bid: str) -> tuple[Locator, ElementInfo | None]:
+    if not BID_RE.match(bid):
+        raise _Fail(f"{bid[:40]!r} is not an element id; use an id like '12' from the observation")
+    info = ctx.obs.elements.get(bid) if ctx.obs is not None else None
+    chain = info.frame if info is not None else _frame_chain_live(ctx.page, bid)
+    if chain is None:
+        raise _Fail(f"element '{bid}' is not on the page; use an id from the current observation")
+    scope: Page | FrameLocator = ctx.page
+    for fb in chain:
+        scope = scope.frame_locator(f'[bid="{fb}"]')
+    loc = scope.locator(f'[bid="{bid}"]').first
+    try:
+        present = loc.count() > 0
+    except PlaywrightError:
+        present = False
+    if not present:
+        raise _Fail(f"element '{bid}' is no longer on the page (it was removed or the page "
+                    "changed); use an id from the current observation")
+    return loc, info
+
+
+def _explain(what: str, bid: str | None, exc: PlaywrightError, ctx: _Ctx) -> str:
+    text = str(exc)
+    low = text.lower()
+    best, where = None, -1
+    for needle, hint in _HINTS:
+        pos = low.rfind(needle.lower())
+        if pos > where:
+            best, where = hint, pos
+    timed_out = isinstance(exc, PlaywrightTimeout)
+    after = f" (gave up after {ctx.timeout_ms} ms)" if timed_out else ""
+    if "target crashed" in low or "has been closed" in low:
+        return f"{what} failed: the tab crashed or was closed"
+    if best and bid:
+        return f"{what}: element '{bid}' {best}{after}"
+    if timed_out:
+        return f"{what} timed out after {ctx.timeout_ms} ms"
+    message = re.sub(r"^\w+\.\w+: (Error: )?", "", first_line(exc))
+    return f"{what} failed: {message}"
+
+
+# -- element actions ---------------------------------------------------------------
+
+
+def _click(ctx: _Ctx, bid: str, button: str = "left") -> ActionResult:
+    if button not in ("left", "right", "middle"):
+        raise _Fail("click(): button must be 'left', 'right' or 'middle'")
+    loc, info = _locate(ctx, bid)
+    tag = info.tag if info is not None else loc.evaluate("e => e.localName")
+    if tag == "option":  # options of a closed <select> have no box: select them instead
+        chosen = loc.evaluate("""o => { const s = o.closest('select'); if (!s) return null;
+            o.selected = true; s.dispatchEvent(new Event('input', {bubbles: true}));
+            s.dispatchEvent(new Event('change', {bubbles: true})); return o.label; }""")
+        if chosen is not None:
+            return ActionResult(output=f"selected option {chosen!r}")
+    loc.click(button=button)  # type: ignore[arg-type]
+    return ActionResult()
+
+
+def _dblclick(ctx: _Ctx, bid: str) -> ActionResult:
+    _locate(ctx, bid)[0].dblclick()
+    return ActionResult()
+
+
+def _hover(ctx: _Ctx, bid: str) -> ActionResult:
+    _locate(ctx, bid)[0].hover()
+    return ActionResult()
+
+
+def _fill(ctx: _Ctx, bid: str, value: str) -> ActionResult:
+    loc, info = _locate(ctx, bid)
+    if info is not None:
+        ctx.secret = bool(info.states.get("password"))
+    else:
+        ctx.secret = bool(loc.evaluate("e => e.type === 'password'"))
+    loc.fill(value)
+    return ActionResult(info={"secret": True} if ctx.secret else {})
+
+
+def _press(ctx: _Ctx, bid: str, key: str) -> ActionResult:
+    if not key.strip():
+        raise _Fail("press(): key is empty; use names like 'Enter' or 'Control+a'")
+    _locate(ctx, bid)[0].press(key)
+    return ActionResult()
+
+
+_OPTIONS_JS = """e => e.localName === 'select'
+    ? Array.from(e.options).map(o => [o.value, o.label, o.disabled]) : null"""
+
+
+def _select_option(ctx: _Ctx, bid: str, options: str | list[str]) -> ActionResult:
+    loc, _ = _locate(ctx, bid)
+    wanted = [options] if isinstance(options, str) else list(options)
+    available = loc.evaluate(_OPTIONS_JS)
+    if available is None:
+        raise _Fail(f"select_option: element '{bid}' is not a <select>; "
+                    "click it and then click the option instead")
+    values = []
+    for want in wanted:
+        exact = [v for v, label, _ in available if want in (v, label)]
+        loose = [v for v, label, _ in available
+                 if want.strip().lower() in (v.strip().lower(), label.strip().lower())]
+        match = exact or loose
+        if not match:
+            shown = ", ".join(repr(label) for _, label, _ in available[:20])
+            raise _Fail(f"select_option: no option {want!r} in element '{bid}'; "
+                        f"options are: {shown}")
+        values.append(match[0])
+    loc.select_option(value=values)
+    return ActionResult()
+
+
+_ARIA_CHECKED_JS = """e => (e.localName === 'input'
+    && (e.type === 'checkbox' || e.type === 'radio'))
+    ? e.checked : e.getAttribute('aria-checked') === 'true'"""
+
+
+def _set_checked(ctx: _Ctx, bid: str, state: bool) -> ActionResult:
+    loc, _ = _locate(ctx, bid)
+    try:
+        loc.set_checked(state)
+        return ActionResult()
+    except PlaywrightError as exc:
+        if "not a checkbox or radio" not in str(exc).lower():
+            raise
+    # Not a checkbox by markup (e.g. a custom toggle): click and verify.
+    if loc.evaluate(_ARIA_CHECKED_JS) != state:
+        loc.click()
+        ctx.page.wait_for_timeout(0)
+        if loc.evaluate(_ARIA_CHECKED_JS) != state:
+            name = "check" if state else "uncheck"
+            raise _Fail(f"{name}: clicking element '{bid}' did not change whether it is checked")
+    return ActionResult()
+
+
+def _check(ctx: _Ctx, bid: str) -> ActionResult:
+    return _set_checked(ctx, bid, True)
+
+
+def _uncheck(ctx: _Ctx, bid: str) -> ActionResult:
+    return _set_checked(ctx, bid, False)
+
+
+def _scroll(ctx: _Ctx, delta_x: float, delta_y: float) -> ActionResult:
+    vp = ctx.page.viewport_size or {"width": 1280, "height": 720}
+    ctx.page.mouse.move(vp["width"] / 2, vp["height"] / 2)
+    ctx.page.mouse.wheel(delta_x, delta_y)
+    return ActionResult()
+
+
+# -- browser actions ----------------------------------------------------------------
+
+
+def _nav_error(url: str, exc: PlaywrightError, ctx: _Ctx) -> str:
+    text = str(exc)
+    for code, meaning in _NET_ERRORS.items():
+        if f"net::{code}" in text:
+            return f"could not open {url}: {meaning} (net::{code})"
+    if isinstance(exc, PlaywrightTimeout):
+        return f"{url} did not load within {ctx.nav_timeout_ms / 1000:g} s"
+    detail = re.sub(r"^\w+\.\w+: ", "", first_line(exc))
+    return f"could not open {url}: {detail}"
+
+
+def _goto(ctx: _Ctx, url: str) -> ActionResult:
+    target = normalize_url(url)
+    try:
+        response = ctx.page.goto(target, wait_until="domcontentloaded")
+    except PlaywrightError as exc:
+        raise _Fail(_nav_error(target, exc, ctx)) from None
+    if response is not None and response.status >= 400:
+        return ActionResult(output=f"HTTP {response.status}", info={"status": response.status})
+    return ActionResult()
+
+
+def _history(ctx: _Ctx, forward: bool) -> ActionResult:
+    before = ctx.page.url
+    move = ctx.page.go_forward if forward else ctx.page.go_back
+    try:
+        move(wait_until="domcontentloaded")
+    except PlaywrightError as exc:
+        raise _Fail(_nav_error("the page", exc, ctx)) from None
+    if ctx.page.url == before:
+        raise _Fail(f"there is no {'next' if forward else 'previous'} page in this tab's history")
+    return ActionResult()
+
+
+def _go_back(ctx: _Ctx) -> ActionResult:
+    return _history(ctx, forward=False)
+
+
+def _go_forward(ctx: _Ctx) -> ActionResult:
+    return _history(ctx, forward=True)
+
+
+def _new_tab(ctx: _Ctx, url: str | None = None) -> ActionResult:
+    target = normalize_url(url) if url else None
+    page = ctx.session.new_tab()
+    ctx.page = page
+    if target:
+        try:
+            page.goto(target, wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            raise _Fail(_nav_error(target, exc, ctx)) from None
+    return ActionResult(output=f"opened tab {ctx.session.index_of(page)}")
+
+
+def _tab_focus(ctx: _Ctx, index: int) -> ActionResult:
+    try:
+        ctx.page = ctx.session.focus_tab(index)
+    except IndexError as exc:
+        raise _Fail(f"tab_focus: {exc}") from None
+    return ActionResult()
+
+
+def _tab_close(ctx: _Ctx, index: int | None = None) -> ActionResult:
+    try:
+        ctx.page = ctx.session.close_tab(index)
+    except IndexError as exc:
+        raise _Fail(f"tab_close: {exc}") from None
+    return ActionResult(output=f"now on tab {ctx.session.index_of(ctx.page)}")
+
+
+_HANDLERS: dict[str, Callable[..., ActionResult]] = {
+    "click": _click, "dblclick": _dblclick, "hover": _hover, "fill": _fill, "press": _press,
+    "select_option": _select_option, "check": _check, "uncheck": _uncheck, "scroll": _scroll,
+    "goto": _goto, "go_back": _go_back, "go_forward": _go_forward, "new_tab": _new_tab,
+    "tab_focus": _tab_focus, "tab_close": _tab_close,
+}
+
+
+def _settle(ctx: _Ctx, page: Page, mark: int) -> None:
+    """Wait briefly for effects: a started navigation to commit and reach DOMContentLoaded."""
+    session = ctx.session
+    if page.is_closed():
+        return
+    with contextlib.suppress(PlaywrightError):  # fails when a navigation swaps the document
+        page.evaluate(SETTLE_JS)
+    deadline = time.monotonic() + ctx.nav_timeout_ms / 1000
+    try:
+        while session.navigation_pending(page) and time.monotonic() < deadline:
+            page.wait_for_timeout(10)
+        if session.navigation_mark(page) != mark:
+            remaining = max(100, int((deadline - time.monotonic()) * 1000))
+            page.wait_for_load_state("domcontentloaded", timeout=remaining)
+        active = session.page
+        if active is not page:
+            active.wait_for_load_state("domcontentloaded")
+    except PlaywrightError:
+        pass  # still loading: the next observation shows whatever is there
+
+
+def _checked_args(action: Action) -> tuple[str, list[Any]]:
+    """Re-validate through the canonical parser: an Action may be built by hand."""
+    spec = spec_for(action.name)
+    if spec is None:
+        raise ActionParseError(f"unknown action {action.name!r}")
+    if len(action.args) > len(spec.params):
+        raise ActionParseError(f"{spec.name}() takes {len(spec.params)} argument(s), "
+                               f"got {len(action.args)}")
+    try:
+        text = format_action(spec.name, list(action.args))
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise ActionParseError(f"{spec.name}(): malformed arguments ({exc})") from None
+    parsed = parse_action(text)
+    return parsed.name, parsed.args
+
+
+def _describe(name: str, args: list[Any]) -> str:
+    """How the action is named in an error: never with the typed text."""
+    if name == "fill":
+        return f"fill('{args[0]}', …)"
+    return format_action(name, args)
+
+
+def execute(session: BrowserSession, action: Action, last_obs: Observation | None) -> ActionResult:
+    """Run one action on the active tab; never raises for anything the action did."""
+    spec = spec_for(action.name)
+    if spec is not None and spec.scope == "agent":
+        return ActionResult.failure(
+            f"{spec.name}() is handled by the agent loop, not by the browser", action=spec.name)
+    try:
+        name, args = _checked_args(action)
+    except ActionParseError as exc:
+        return ActionResult.failure(str(exc), action=action.name)
+    settings = session.settings
+    ctx = _Ctx(session=session, page=session.page, obs=last_obs,
+               timeout_ms=settings.action_timeout_ms,
+               nav_timeout_ms=settings.navigation_timeout_ms)
+    page, mark = ctx.page, session.navigation_mark(ctx.page)
+    what = _describe(name, args)
+    bid = args[0] if spec is not None and spec.params and spec.params[0].kind == "bid" else None
+    try:
+        result = _HANDLERS[name](ctx, *args)
+    except _Fail as exc:
+        result = ActionResult.failure(str(exc), action=name)
+    except PlaywrightError as exc:
+        if page.is_closed() or "crash" in str(exc).lower():
+            session.mark_broken(page)
+        result = ActionResult.failure(_explain(what, bid, exc, ctx), action=name)
+    except Exception as exc:
+        result = ActionResult.failure(f"{what} failed: {type(exc).__name__}: {exc}", action=name)
+    if ctx.secret:
+        result.info["secret"] = True
+        if result.error and len(args) > 1 and args[1]:
+            result.error = result.error.replace(args[1], "***")
+    _settle(ctx, page, mark)
+    return result
