@@ -182,6 +182,7 @@ def test_boxes_match_playwright_including_iframes_and_after_scrolling(env, page_
                      .bounding_box())
     _assert_same_box(find(obs, "Shadow button"), page.locator("#sbtn").bounding_box())
     obs = env.reset(page_url("actions.html"))
+    page = env.page
     _assert_same_box(find(obs, "Increment"), page.locator("#inc").bounding_box())
     assert env.step("scroll(0, 500)").ok
     obs = env.observe()

@@ -7,8 +7,10 @@ went wrong right next to the page it is looking at.
 
 from __future__ import annotations
 
+import contextlib
 from types import TracebackType
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from colorbrowser.actions import parse_action
@@ -49,16 +51,17 @@ class BrowserEnv:
         return self._last
 
     def reset(self, url: str | None = None) -> Observation:
-        """Start clean: one tab, no pending errors; open ``url`` in it if given.
+        """Start clean: one new tab, no pending errors; open ``url`` in it if given.
 
         Raises BrowserError when the browser cannot start or ``url`` cannot be opened,
         since an episode cannot begin on a page that is not there.
         """
         self._ensure()
         session = self.session
-        keep = session.page
-        for page in session.pages:
-            if page is not keep:
+        old = session.pages
+        session.new_tab()  # a fresh tab: no history or state left from an earlier episode
+        for page in old:
+            with contextlib.suppress(PlaywrightError):
                 page.close()
         session.pop_dialogs()
         session.pop_notices()

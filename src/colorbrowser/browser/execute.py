@@ -7,9 +7,7 @@ typed into password fields never appear in a result.
 
 from __future__ import annotations
 
-import contextlib
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,12 +23,11 @@ from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
 
 BID_RE = re.compile(r"^[A-Za-z0-9_]{1,32}$")
 URL_SCHEMES = {"http", "https", "file", "about", "data"}
+_SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):(?!\d)")
 
-# rAF then a macrotask: handlers have run and the next frame is laid out. Capped so
-# a background tab (no frames) does not stall the step.
-SETTLE_JS = """() => new Promise(r => {
-  let d = false; const f = () => { if (!d) { d = true; r(); } };
-  requestAnimationFrame(() => setTimeout(f, 0)); setTimeout(f, 100); })"""
+# Pause after an action so its handlers, requests and pop-ups get going. Driver-side,
+# so it is safe even while a navigation holds the tab's DevTools session.
+SETTLE_MS = 25
 
 # Call-log phrases (Playwright) -> what the model should hear.
 _HINTS = [
@@ -73,9 +70,10 @@ def normalize_url(url: str) -> str:
     text = url.strip()
     if not text or any(c.isspace() for c in text):
         raise _Fail(f"not a URL: {url[:100]!r}")
-    if "://" not in text and not text.startswith(("about:", "data:")):
+    explicit = _SCHEME_RE.match(text)  # "localhost:8000/x" is a host and port, not a scheme
+    if not explicit:
         text = "http://" + text
-    scheme = text.split(":", 1)[0].lower()
+    scheme = explicit.group(1).lower() if explicit else "http"
     if scheme not in URL_SCHEMES:
         raise _Fail(f"unsupported URL scheme {scheme!r}; use an http(s) address")
     return text
@@ -167,17 +165,17 @@ def _click(ctx: _Ctx, bid: str, button: str = "left") -> ActionResult:
             s.dispatchEvent(new Event('change', {bubbles: true})); return o.label; }""")
         if chosen is not None:
             return ActionResult(output=f"selected option {chosen!r}")
-    loc.click(button=button)  # type: ignore[arg-type]
+    loc.click(button=button, no_wait_after=True)  # type: ignore[arg-type]
     return ActionResult()
 
 
 def _dblclick(ctx: _Ctx, bid: str) -> ActionResult:
-    _locate(ctx, bid)[0].dblclick()
+    _locate(ctx, bid)[0].dblclick(no_wait_after=True)
     return ActionResult()
 
 
 def _hover(ctx: _Ctx, bid: str) -> ActionResult:
-    _locate(ctx, bid)[0].hover()
+    _locate(ctx, bid)[0].hover(no_wait_after=True)
     return ActionResult()
 
 
@@ -187,14 +185,14 @@ def _fill(ctx: _Ctx, bid: str, value: str) -> ActionResult:
         ctx.secret = bool(info.states.get("password"))
     else:
         ctx.secret = bool(loc.evaluate("e => e.type === 'password'"))
-    loc.fill(value)
+    loc.fill(value, no_wait_after=True)
     return ActionResult(info={"secret": True} if ctx.secret else {})
 
 
 def _press(ctx: _Ctx, bid: str, key: str) -> ActionResult:
     if not key.strip():
         raise _Fail("press(): key is empty; use names like 'Enter' or 'Control+a'")
-    _locate(ctx, bid)[0].press(key)
+    _locate(ctx, bid)[0].press(key, no_wait_after=True)
     return ActionResult()
 
 
@@ -220,7 +218,7 @@ def _select_option(ctx: _Ctx, bid: str, options: str | list[str]) -> ActionResul
             raise _Fail(f"select_option: no option {want!r} in element '{bid}'; "
                         f"options are: {shown}")
         values.append(match[0])
-    loc.select_option(value=values)
+    loc.select_option(value=values, no_wait_after=True)
     return ActionResult()
 
 
@@ -232,15 +230,15 @@ _ARIA_CHECKED_JS = """e => (e.localName === 'input'
 def _set_checked(ctx: _Ctx, bid: str, state: bool) -> ActionResult:
     loc, _ = _locate(ctx, bid)
     try:
-        loc.set_checked(state)
+        loc.set_checked(state, no_wait_after=True)
         return ActionResult()
     except PlaywrightError as exc:
         if "not a checkbox or radio" not in str(exc).lower():
             raise
     # Not a checkbox by markup (e.g. a custom toggle): click and verify.
     if loc.evaluate(_ARIA_CHECKED_JS) != state:
-        loc.click()
-        ctx.page.wait_for_timeout(0)
+        loc.click(no_wait_after=True)
+        ctx.page.wait_for_timeout(SETTLE_MS)
         if loc.evaluate(_ARIA_CHECKED_JS) != state:
             name = "check" if state else "uncheck"
             raise _Fail(f"{name}: clicking element '{bid}' did not change whether it is checked")
@@ -271,6 +269,7 @@ def _nav_error(url: str, exc: PlaywrightError, ctx: _Ctx) -> str:
         if f"net::{code}" in text:
             return f"could not open {url}: {meaning} (net::{code})"
     if isinstance(exc, PlaywrightTimeout):
+        ctx.session.stop_loading(ctx.page)
         return f"{url} did not load within {ctx.nav_timeout_ms / 1000:g} s"
     detail = re.sub(r"^\w+\.\w+: ", "", first_line(exc))
     return f"could not open {url}: {detail}"
@@ -343,25 +342,29 @@ _HANDLERS: dict[str, Callable[..., ActionResult]] = {
 }
 
 
-def _settle(ctx: _Ctx, page: Page, mark: int) -> None:
-    """Wait briefly for effects: a started navigation to commit and reach DOMContentLoaded."""
+def _settle(ctx: _Ctx, page: Page, mark: int) -> str | None:
+    """Give the action's effects a moment, then let a started navigation load.
+
+    Uses driver-side waits only (see BrowserSession.finish_navigation). Returns a
+    note when a navigation had to be stopped.
+    """
     session = ctx.session
     if page.is_closed():
-        return
-    with contextlib.suppress(PlaywrightError):  # fails when a navigation swaps the document
-        page.evaluate(SETTLE_JS)
-    deadline = time.monotonic() + ctx.nav_timeout_ms / 1000
+        return None
+    note = None
     try:
-        while session.navigation_pending(page) and time.monotonic() < deadline:
-            page.wait_for_timeout(10)
-        if session.navigation_mark(page) != mark:
-            remaining = max(100, int((deadline - time.monotonic()) * 1000))
-            page.wait_for_load_state("domcontentloaded", timeout=remaining)
+        page.wait_for_timeout(SETTLE_MS)
+        session.wait_for_new_tabs(ctx.nav_timeout_ms)
+        note = session.finish_navigation(page, ctx.nav_timeout_ms)
+        if note is None and session.navigation_mark(page) != mark:
+            page.wait_for_load_state("domcontentloaded")
         active = session.page
         if active is not page:
+            note = session.finish_navigation(active, ctx.nav_timeout_ms) or note
             active.wait_for_load_state("domcontentloaded")
     except PlaywrightError:
-        pass  # still loading: the next observation shows whatever is there
+        pass  # still loading, or gone: the next observation shows whatever is there
+    return note
 
 
 def _checked_args(action: Action) -> tuple[str, list[Any]]:
@@ -402,6 +405,7 @@ def execute(session: BrowserSession, action: Action, last_obs: Observation | Non
                timeout_ms=settings.action_timeout_ms,
                nav_timeout_ms=settings.navigation_timeout_ms)
     page, mark = ctx.page, session.navigation_mark(ctx.page)
+    pending = session.finish_navigation(page)  # an earlier navigation still loading
     what = _describe(name, args)
     bid = args[0] if spec is not None and spec.params and spec.params[0].kind == "bid" else None
     try:
@@ -418,5 +422,9 @@ def execute(session: BrowserSession, action: Action, last_obs: Observation | Non
         result.info["secret"] = True
         if result.error and len(args) > 1 and args[1]:
             result.error = result.error.replace(args[1], "***")
-    _settle(ctx, page, mark)
+    note = _settle(ctx, page, mark)
+    if result.ok and note:
+        result = ActionResult.failure(f"{what} was done, but {note}", action=name)
+    if pending and not result.ok:
+        result.error = f"{pending}; {result.error}"
     return result

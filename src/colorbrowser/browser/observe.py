@@ -332,18 +332,24 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
     """Observe the active tab. A tab that crashed or vanished is replaced and reported."""
     errors: list[str] = []
     scan: PageScan | None = None
-    for _ in range(2):
-        page = session.page
+    page = session.page
+    for _ in range(3):
+        if note := session.finish_navigation(page):
+            errors.append(note)
         try:
             scan = scan_page(page, offscreen=offscreen)
-            break
         except PlaywrightError as exc:
-            if page.is_closed() or session.is_crashed(page) or "crash" in str(exc).lower() \
-                    or "closed" in str(exc).lower():
+            low = str(exc).lower()
+            if page.is_closed() or session.is_crashed(page) or "crash" in low or "closed" in low:
                 session.mark_broken(page)
+                scan = None
+                page = session.page
                 continue
             errors.append(f"could not read the page: {first_line(exc)}")
             break
+        if session.page is page:
+            break
+        page = session.page  # a pop-up took over while we were reading: read it instead
     page = session.page
     if notices := session.pop_notices():
         errors.insert(0, notices)
@@ -357,7 +363,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
     axtree = format_axtree(rows, interactive_only=interactive_only)
     obs = Observation(
         url=scan.url, title=scan.title, axtree=axtree,
-        tabs=session.tabs(scan.title if scan.doc else None),
+        tabs=session.tabs(page, scan.title if scan.doc else None),
         focused=scan.focused, last_error="; ".join(errors) or None,
         dialog=session.pop_dialogs(), elements=elements,
         dom_hash=hashlib.blake2b(f"{scan.url}\n{axtree}".encode(), digest_size=8).hexdigest(),

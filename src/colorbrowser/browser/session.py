@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,8 @@ class BrowserSession:
         self._active: Page | None = None
         self._nav: dict[Page, _NavState] = {}
         self._cdp: dict[Page, CDPSession] = {}
+        self._browser_cdp: CDPSession | None = None
+        self._context_key: str | None = None
         self._crashed: set[Page] = set()
         self._dialogs: list[str] = []
         self._notices: list[str] = []
@@ -82,8 +85,7 @@ class BrowserSession:
         self._context = self._browser.new_context(
             viewport={"width": s.viewport_width, "height": s.viewport_height},
         )
-        self._context.set_default_timeout(s.action_timeout_ms)
-        self._context.set_default_navigation_timeout(s.navigation_timeout_ms)
+        self.apply_timeouts()
         self._context.on("page", self._adopt)
         self._adopt(self._context.new_page())
         return self
@@ -99,10 +101,17 @@ class BrowserSession:
             with contextlib.suppress(Exception):  # best effort: it may already be gone
                 closer()
         self._context = self._browser = self._pw = None
+        self._browser_cdp = None
+        self._context_key = None
         self._active = None
         self._nav.clear()
         self._cdp.clear()
         self._crashed.clear()
+
+    def apply_timeouts(self) -> None:
+        """Push the settings' action and navigation timeouts to the browser context."""
+        self.context.set_default_timeout(self.settings.action_timeout_ms)
+        self.context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
 
     @property
     def started(self) -> bool:
@@ -245,14 +254,16 @@ class BrowserSession:
         assert self._active is not None
         return self._active
 
-    def tabs(self, active_title: str | None = None) -> list[Tab]:
-        """Open tabs; pass the active tab's title when already known (saves a round trip)."""
+    def tabs(self, title_page: Page | None = None, active_title: str | None = None) -> list[Tab]:
+        """Open tabs; a title already known for ``title_page`` saves a round trip."""
         out = []
         for i, p in enumerate(self.pages):
             if p in self._crashed:
                 title = "(crashed)"
-            elif p is self._active and active_title is not None:
+            elif p is title_page and active_title is not None:
                 title = active_title
+            elif self.navigation_pending(p):
+                title = "(loading)"
             else:
                 try:
                     title = p.title()
@@ -273,6 +284,68 @@ class BrowserSession:
         self._notices.clear()
         return text
 
+    def wait_for_new_tabs(self, timeout_ms: int) -> None:
+        """Wait for tabs the browser has opened but Playwright has not announced yet.
+
+        A click on a ``target=_blank`` link returns before the pop-up's page event; asking
+        the browser for its targets (one round trip) tells whether one is on its way.
+        """
+        if self._browser is None:
+            return
+        try:
+            if self._browser_cdp is None:
+                self._browser_cdp = self._browser.new_browser_cdp_session()
+            infos = self._browser_cdp.send("Target.getTargets")["targetInfos"]
+        except PlaywrightError:
+            return
+        ours = self._context_id()
+        opened = sum(1 for t in infos if t.get("type") == "page"
+                     and (ours is None or t.get("browserContextId") == ours))
+        if opened > len(self.context.pages):
+            with contextlib.suppress(PlaywrightError):
+                self.context.wait_for_event("page", timeout=timeout_ms)
+
+    def _context_id(self) -> str | None:
+        if self._context_key is None:
+            with contextlib.suppress(PlaywrightError, KeyError):
+                info = self.cdp(self.page).send("Target.getTargetInfo")
+                self._context_key = info["targetInfo"]["browserContextId"]
+        return self._context_key
+
+    def finish_navigation(self, page: Page, timeout_ms: int | None = None) -> str | None:
+        """Let a started main-frame navigation commit; stop it when it takes too long.
+
+        While a navigation is waiting for its server, Chromium holds back every
+        DevTools command to the tab, so an evaluate would block until the server
+        answers, possibly forever. Call this before talking to the page; it only uses
+        driver-side waits. Returns a note when loading had to be stopped.
+        """
+        if not self.navigation_pending(page):
+            return None
+        limit = timeout_ms if timeout_ms is not None else self.settings.navigation_timeout_ms
+        deadline = time.monotonic() + limit / 1000
+        with contextlib.suppress(PlaywrightError):
+            while self.navigation_pending(page) and time.monotonic() < deadline:
+                page.wait_for_timeout(15)
+        if not self.navigation_pending(page):
+            return None
+        self.stop_loading(page)
+        return f"the page did not load within {limit / 1000:g} s; loading was stopped"
+
+    def stop_loading(self, page: Page) -> None:
+        with contextlib.suppress(PlaywrightError):
+            self.cdp(page).send("Page.stopLoading")
+        nav = self._nav.get(page)
+        if nav is not None:
+            nav.inflight.clear()
+
+    def cdp(self, page: Page) -> CDPSession:
+        """A DevTools session on the tab, kept for its lifetime."""
+        cdp = self._cdp.get(page)
+        if cdp is None:
+            cdp = self._cdp[page] = self.context.new_cdp_session(page)
+        return cdp
+
     def navigation_mark(self, page: Page) -> int:
         nav = self._nav.get(page)
         return nav.commits if nav else 0
@@ -286,10 +359,8 @@ class BrowserSession:
     def screenshot(self, page: Page) -> bytes:
         """Viewport PNG through CDP: about 3x faster than ``page.screenshot``."""
         try:
-            cdp = self._cdp.get(page)
-            if cdp is None:
-                cdp = self._cdp[page] = self.context.new_cdp_session(page)
-            data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            data = self.cdp(page).send("Page.captureScreenshot",
+                                       {"format": "png", "optimizeForSpeed": True})
             return base64.b64decode(data["data"])
         except PlaywrightError:
             self._cdp.pop(page, None)
