@@ -1,93 +1,30 @@
 """Run one parsed action on the browser; every failure comes back as an ActionResult.
 
-Messages are written for the model that will read them next step: one line that
-says what went wrong and what to do instead, never a Playwright call log. Values
-typed into password fields never appear in a result.
+Element actions live here, browser actions in navigate.py, failure wording in
+messages.py. Values typed into password fields never appear in a result.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from colorbrowser.actions import format_action, parse_action, spec_for
-from colorbrowser.browser.session import BrowserSession, first_line
+from colorbrowser.browser import navigate
+from colorbrowser.browser.messages import ActionFailed, StepContext, explain
+from colorbrowser.browser.session import BrowserSession
 from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
 
 BID_RE = re.compile(r"^[A-Za-z0-9_]{1,32}$")
-URL_SCHEMES = {"http", "https", "file", "about", "data"}
-_SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):(?!\d)")
 
 # Pause after an action so its handlers, requests and pop-ups get going. Driver-side,
 # so it is safe even while a navigation holds the tab's DevTools session.
 SETTLE_MS = 25
-
-# Call-log phrases (Playwright) -> what the model should hear.
-_HINTS = [
-    ("element is not enabled", "is disabled"),
-    ("element is disabled", "is disabled"),
-    ("element is not visible",
-     "is not visible (hidden, collapsed or zero-sized); reveal it first"),
-    ("intercepts pointer events", "is covered by another element (a dialog or overlay?)"),
-    ("element is not stable", "keeps moving (animation); try again"),
-    ("outside of the viewport", "is outside the viewport; scroll to it first"),
-    ("element is not editable", "is read-only"),
-    ("not an <input>", "is not a text field; fill() works on inputs, textareas and editable areas"),
-    ("not a <select>", "is not a <select>; click it and then click the option instead"),
-    ("cannot uncheck radio", "is a radio button and cannot be unchecked; check another option"),
-    ("did not change its state", "did not change state when clicked"),
-    ("unknown key", "got an unknown key name; use names like 'Enter', 'Tab', 'Control+a'"),
-]
-_NET_ERRORS = {
-    "ERR_CONNECTION_REFUSED": "connection refused",
-    "ERR_NAME_NOT_RESOLVED": "host not found (DNS)",
-    "ERR_NAME_RESOLUTION_FAILED": "host not found (DNS)",
-    "ERR_ADDRESS_UNREACHABLE": "address unreachable",
-    "ERR_CONNECTION_TIMED_OUT": "connection timed out",
-    "ERR_CONNECTION_RESET": "connection reset",
-    "ERR_CONNECTION_CLOSED": "connection closed",
-    "ERR_EMPTY_RESPONSE": "the server sent nothing",
-    "ERR_INTERNET_DISCONNECTED": "no network",
-    "ERR_ABORTED": "navigation aborted (download, or replaced by another navigation)",
-    "ERR_FILE_NOT_FOUND": "file not found",
-    "ERR_INVALID_URL": "invalid URL",
-    "ERR_TOO_MANY_REDIRECTS": "too many redirects",
-}
-
-
-class _Fail(Exception):
-    """Raised by handlers for a failure that has its message ready."""
-
-
-def normalize_url(url: str) -> str:
-    text = url.strip()
-    if not text or any(c.isspace() for c in text):
-        raise _Fail(f"not a URL: {url[:100]!r}")
-    explicit = _SCHEME_RE.match(text)  # "localhost:8000/x" is a host and port, not a scheme
-    if not explicit:
-        text = "http://" + text
-    scheme = explicit.group(1).lower() if explicit else "http"
-    if scheme not in URL_SCHEMES:
-        raise _Fail(f"unsupported URL scheme {scheme!r}; use an http(s) address")
-    return text
-
-
-@dataclass
-class _Ctx:
-    session: BrowserSession
-    page: Page
-    obs: Observation | None
-    timeout_ms: int
-    nav_timeout_ms: int
-    secret: bool = False
-
 
 def _frame_chain_live(page: Page, bid: str) -> list[str] | None:
     """Find a bid the last observation did not list (it may have just appeared)."""
@@ -110,13 +47,15 @@ def _frame_chain_live(page: Page, bid: str) -> list[str] | None:
     return None
 
 
-def _locate(ctx: _Ctx, bid: str) -> tuple[Locator, ElementInfo | None]:
+def _locate(ctx: StepContext, bid: str) -> tuple[Locator, ElementInfo | None]:
     if not BID_RE.match(bid):
-        raise _Fail(f"{bid[:40]!r} is not an element id; use an id like '12' from the observation")
+        raise ActionFailed(f"{bid[:40]!r} is not an element id; "
+                           "use an id like '12' from the observation")
     info = ctx.obs.elements.get(bid) if ctx.obs is not None else None
     chain = info.frame if info is not None else _frame_chain_live(ctx.page, bid)
     if chain is None:
-        raise _Fail(f"element '{bid}' is not on the page; use an id from the current observation")
+        raise ActionFailed(f"element '{bid}' is not on the page; "
+                           "use an id from the current observation")
     scope: Page | FrameLocator = ctx.page
     for fb in chain:
         scope = scope.frame_locator(f'[bid="{fb}"]')
@@ -126,37 +65,17 @@ def _locate(ctx: _Ctx, bid: str) -> tuple[Locator, ElementInfo | None]:
     except PlaywrightError:
         present = False
     if not present:
-        raise _Fail(f"element '{bid}' is no longer on the page (it was removed or the page "
+        raise ActionFailed(f"element '{bid}' is no longer on the page (it was removed or the page "
                     "changed); use an id from the current observation")
     return loc, info
-
-
-def _explain(what: str, bid: str | None, exc: PlaywrightError, ctx: _Ctx) -> str:
-    text = str(exc)
-    low = text.lower()
-    best, where = None, -1
-    for needle, hint in _HINTS:
-        pos = low.rfind(needle.lower())
-        if pos > where:
-            best, where = hint, pos
-    timed_out = isinstance(exc, PlaywrightTimeout)
-    after = f" (gave up after {ctx.timeout_ms} ms)" if timed_out else ""
-    if "target crashed" in low or "has been closed" in low:
-        return f"{what} failed: the tab crashed or was closed"
-    if best and bid:
-        return f"{what}: element '{bid}' {best}{after}"
-    if timed_out:
-        return f"{what} timed out after {ctx.timeout_ms} ms"
-    message = re.sub(r"^\w+\.\w+: (Error: )?", "", first_line(exc))
-    return f"{what} failed: {message}"
 
 
 # -- element actions ---------------------------------------------------------------
 
 
-def _click(ctx: _Ctx, bid: str, button: str = "left") -> ActionResult:
+def _click(ctx: StepContext, bid: str, button: str = "left") -> ActionResult:
     if button not in ("left", "right", "middle"):
-        raise _Fail("click(): button must be 'left', 'right' or 'middle'")
+        raise ActionFailed("click(): button must be 'left', 'right' or 'middle'")
     loc, info = _locate(ctx, bid)
     tag = info.tag if info is not None else loc.evaluate("e => e.localName")
     if tag == "option":  # options of a closed <select> have no box: select them instead
@@ -169,17 +88,17 @@ def _click(ctx: _Ctx, bid: str, button: str = "left") -> ActionResult:
     return ActionResult()
 
 
-def _dblclick(ctx: _Ctx, bid: str) -> ActionResult:
+def _dblclick(ctx: StepContext, bid: str) -> ActionResult:
     _locate(ctx, bid)[0].dblclick(no_wait_after=True)
     return ActionResult()
 
 
-def _hover(ctx: _Ctx, bid: str) -> ActionResult:
+def _hover(ctx: StepContext, bid: str) -> ActionResult:
     _locate(ctx, bid)[0].hover(no_wait_after=True)
     return ActionResult()
 
 
-def _fill(ctx: _Ctx, bid: str, value: str) -> ActionResult:
+def _fill(ctx: StepContext, bid: str, value: str) -> ActionResult:
     loc, info = _locate(ctx, bid)
     if info is not None:
         ctx.secret = bool(info.states.get("password"))
@@ -189,9 +108,9 @@ def _fill(ctx: _Ctx, bid: str, value: str) -> ActionResult:
     return ActionResult(info={"secret": True} if ctx.secret else {})
 
 
-def _press(ctx: _Ctx, bid: str, key: str) -> ActionResult:
+def _press(ctx: StepContext, bid: str, key: str) -> ActionResult:
     if not key.strip():
-        raise _Fail("press(): key is empty; use names like 'Enter' or 'Control+a'")
+        raise ActionFailed("press(): key is empty; use names like 'Enter' or 'Control+a'")
     _locate(ctx, bid)[0].press(key, no_wait_after=True)
     return ActionResult()
 
@@ -200,12 +119,12 @@ _OPTIONS_JS = """e => e.localName === 'select'
     ? Array.from(e.options).map(o => [o.value, o.label, o.disabled]) : null"""
 
 
-def _select_option(ctx: _Ctx, bid: str, options: str | list[str]) -> ActionResult:
+def _select_option(ctx: StepContext, bid: str, options: str | list[str]) -> ActionResult:
     loc, _ = _locate(ctx, bid)
     wanted = [options] if isinstance(options, str) else list(options)
     available = loc.evaluate(_OPTIONS_JS)
     if available is None:
-        raise _Fail(f"select_option: element '{bid}' is not a <select>; "
+        raise ActionFailed(f"select_option: element '{bid}' is not a <select>; "
                     "click it and then click the option instead")
     values = []
     for want in wanted:
@@ -215,7 +134,7 @@ def _select_option(ctx: _Ctx, bid: str, options: str | list[str]) -> ActionResul
         match = exact or loose
         if not match:
             shown = ", ".join(repr(label) for _, label, _ in available[:20])
-            raise _Fail(f"select_option: no option {want!r} in element '{bid}'; "
+            raise ActionFailed(f"select_option: no option {want!r} in element '{bid}'; "
                         f"options are: {shown}")
         values.append(match[0])
     loc.select_option(value=values, no_wait_after=True)
@@ -227,7 +146,7 @@ _ARIA_CHECKED_JS = """e => (e.localName === 'input'
     ? e.checked : e.getAttribute('aria-checked') === 'true'"""
 
 
-def _set_checked(ctx: _Ctx, bid: str, state: bool) -> ActionResult:
+def _set_checked(ctx: StepContext, bid: str, state: bool) -> ActionResult:
     loc, _ = _locate(ctx, bid)
     try:
         loc.set_checked(state, no_wait_after=True)
@@ -241,108 +160,36 @@ def _set_checked(ctx: _Ctx, bid: str, state: bool) -> ActionResult:
         ctx.page.wait_for_timeout(SETTLE_MS)
         if loc.evaluate(_ARIA_CHECKED_JS) != state:
             name = "check" if state else "uncheck"
-            raise _Fail(f"{name}: clicking element '{bid}' did not change whether it is checked")
+            raise ActionFailed(
+                f"{name}: clicking element '{bid}' did not change whether it is checked")
     return ActionResult()
 
 
-def _check(ctx: _Ctx, bid: str) -> ActionResult:
+def _check(ctx: StepContext, bid: str) -> ActionResult:
     return _set_checked(ctx, bid, True)
 
 
-def _uncheck(ctx: _Ctx, bid: str) -> ActionResult:
+def _uncheck(ctx: StepContext, bid: str) -> ActionResult:
     return _set_checked(ctx, bid, False)
 
 
-def _scroll(ctx: _Ctx, delta_x: float, delta_y: float) -> ActionResult:
+def _scroll(ctx: StepContext, delta_x: float, delta_y: float) -> ActionResult:
     vp = ctx.page.viewport_size or {"width": 1280, "height": 720}
     ctx.page.mouse.move(vp["width"] / 2, vp["height"] / 2)
     ctx.page.mouse.wheel(delta_x, delta_y)
     return ActionResult()
 
 
-# -- browser actions ----------------------------------------------------------------
-
-
-def _nav_error(url: str, exc: PlaywrightError, ctx: _Ctx) -> str:
-    text = str(exc)
-    for code, meaning in _NET_ERRORS.items():
-        if f"net::{code}" in text:
-            return f"could not open {url}: {meaning} (net::{code})"
-    if isinstance(exc, PlaywrightTimeout):
-        ctx.session.stop_loading(ctx.page)
-        return f"{url} did not load within {ctx.nav_timeout_ms / 1000:g} s"
-    detail = re.sub(r"^\w+\.\w+: ", "", first_line(exc))
-    return f"could not open {url}: {detail}"
-
-
-def _goto(ctx: _Ctx, url: str) -> ActionResult:
-    target = normalize_url(url)
-    try:
-        response = ctx.page.goto(target, wait_until="domcontentloaded")
-    except PlaywrightError as exc:
-        raise _Fail(_nav_error(target, exc, ctx)) from None
-    if response is not None and response.status >= 400:
-        return ActionResult(output=f"HTTP {response.status}", info={"status": response.status})
-    return ActionResult()
-
-
-def _history(ctx: _Ctx, forward: bool) -> ActionResult:
-    before = ctx.page.url
-    move = ctx.page.go_forward if forward else ctx.page.go_back
-    try:
-        move(wait_until="domcontentloaded")
-    except PlaywrightError as exc:
-        raise _Fail(_nav_error("the page", exc, ctx)) from None
-    if ctx.page.url == before:
-        raise _Fail(f"there is no {'next' if forward else 'previous'} page in this tab's history")
-    return ActionResult()
-
-
-def _go_back(ctx: _Ctx) -> ActionResult:
-    return _history(ctx, forward=False)
-
-
-def _go_forward(ctx: _Ctx) -> ActionResult:
-    return _history(ctx, forward=True)
-
-
-def _new_tab(ctx: _Ctx, url: str | None = None) -> ActionResult:
-    target = normalize_url(url) if url else None
-    page = ctx.session.new_tab()
-    ctx.page = page
-    if target:
-        try:
-            page.goto(target, wait_until="domcontentloaded")
-        except PlaywrightError as exc:
-            raise _Fail(_nav_error(target, exc, ctx)) from None
-    return ActionResult(output=f"opened tab {ctx.session.index_of(page)}")
-
-
-def _tab_focus(ctx: _Ctx, index: int) -> ActionResult:
-    try:
-        ctx.page = ctx.session.focus_tab(index)
-    except IndexError as exc:
-        raise _Fail(f"tab_focus: {exc}") from None
-    return ActionResult()
-
-
-def _tab_close(ctx: _Ctx, index: int | None = None) -> ActionResult:
-    try:
-        ctx.page = ctx.session.close_tab(index)
-    except IndexError as exc:
-        raise _Fail(f"tab_close: {exc}") from None
-    return ActionResult(output=f"now on tab {ctx.session.index_of(ctx.page)}")
-
-
 _HANDLERS: dict[str, Callable[..., ActionResult]] = {
     "click": _click, "dblclick": _dblclick, "hover": _hover, "fill": _fill, "press": _press,
     "select_option": _select_option, "check": _check, "uncheck": _uncheck, "scroll": _scroll,
-    "goto": _goto, "go_back": _go_back, "go_forward": _go_forward, "new_tab": _new_tab,
-    "tab_focus": _tab_focus, "tab_close": _tab_close,
+    "goto": navigate.goto, "go_back": navigate.go_back, "go_forward": navigate.go_forward,
+    "new_tab": navigate.new_tab, "tab_focus": navigate.tab_focus,
+    "tab_close": navigate.tab_close,
 }
 
 
-def _settle(ctx: _Ctx, page: Page, mark: int) -> str | None:
+def _settle(ctx: StepContext, page: Page, mark: int) -> str | None:
     """Give the action's effects a moment, then let a started navigation load.
 
     Uses driver-side waits only (see BrowserSession.finish_navigation). Returns a
@@ -401,7 +248,7 @@ def execute(session: BrowserSession, action: Action, last_obs: Observation | Non
     except ActionParseError as exc:
         return ActionResult.failure(str(exc), action=action.name)
     settings = session.settings
-    ctx = _Ctx(session=session, page=session.page, obs=last_obs,
+    ctx = StepContext(session=session, page=session.page, obs=last_obs,
                timeout_ms=settings.action_timeout_ms,
                nav_timeout_ms=settings.navigation_timeout_ms)
     page, mark = ctx.page, session.navigation_mark(ctx.page)
@@ -410,12 +257,12 @@ def execute(session: BrowserSession, action: Action, last_obs: Observation | Non
     bid = args[0] if spec is not None and spec.params and spec.params[0].kind == "bid" else None
     try:
         result = _HANDLERS[name](ctx, *args)
-    except _Fail as exc:
+    except ActionFailed as exc:
         result = ActionResult.failure(str(exc), action=name)
     except PlaywrightError as exc:
         if page.is_closed() or "crash" in str(exc).lower():
             session.mark_broken(page)
-        result = ActionResult.failure(_explain(what, bid, exc, ctx), action=name)
+        result = ActionResult.failure(explain(what, bid, exc, ctx), action=name)
     except Exception as exc:
         result = ActionResult.failure(f"{what} failed: {type(exc).__name__}: {exc}", action=name)
     if ctx.secret:
