@@ -79,3 +79,15 @@ def test_session_with_a_broken_executable_fails_with_one_line(tmp_path):
     assert str(info.value).startswith(f"cannot launch Chromium ({broken}): ")
     assert "\n" not in str(info.value)
     assert not session.started
+
+
+def test_two_sessions_in_one_thread_share_the_driver(shared_env, pages_url):
+    """A second browser (e.g. a CLI command run in-process) works next to the shared one."""
+    from colorbrowser.browser.env import BrowserEnv
+    shared_env.reset(f"{pages_url}/browser/page1.html")
+    with BrowserEnv() as other:
+        obs = other.reset(f"{pages_url}/browser/page2.html")
+        assert obs.title == "Page two"
+    assert shared_env.observe().title == "Page one"  # the first one still works
+    state = shared_env.session.storage_state()
+    assert set(state) == {"cookies", "origins"}

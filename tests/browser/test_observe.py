@@ -291,3 +291,21 @@ def test_big_page_has_every_control_with_a_unique_bid(env):
         assert find(obs, f"Add {i} to cart", "button")
         assert find(obs, f"Quantity {i}", "textbox").states["value"] == str(i % 5)
         assert f"Description of product {i}, with details and a price of ${i}.99" in obs.axtree
+
+
+def test_control_taller_than_the_viewport_is_visible_and_marked(env):
+    from colorbrowser.browser.observe import som_marks
+    env.reset()
+    env.page.set_content("<button style='height: 2000px; width: 200px'>Tall</button>"
+                         "<div style='height: 3000px'></div>")
+    env.page.mouse.wheel(0, 900)
+    env.page.wait_for_function("scrollY > 0")
+    obs = env.observe()
+    tall = find(obs, "Tall")
+    assert tall.bbox.y < 0 and tall.visible
+    assert tall in som_marks(obs.elements, (1280, 720))
+
+
+def test_browser_env_is_an_environment(env):
+    from colorbrowser.protocols import Environment
+    assert isinstance(env, Environment)

@@ -6,7 +6,7 @@
 //
 // Node rows: [bid, role, name, parent, flags, states, x, y, w, h, frame, tag]
 //   bid ''  + role 'text' = a run of visible text (name holds the text)
-//   flags: 1 interactive, 2 drawn (visible, not transparent), 4 hit (not covered)
+//   flags: 1 interactive, 2 drawn (has a box, not transparent), 4 covered by another element
 // Result: {doc, url, title, focused, nodes, frames, xframes}
 (opts) => {
   const MAX_NAME = opts.maxName || 150;
@@ -318,7 +318,19 @@
     lastText = nodes.length - 1;
   };
 
-  const hitOk = (el, r, cx, cy) => {
+  // Hit-test the middle of the element's visible part: is something else on top?
+  // Only answerable on screen; elements scrolled away count as not covered.
+  const covered = (el, r, ctx) => {
+    const win = el.ownerDocument.defaultView;
+    const left = Math.max(r.left, 0, -ctx.ox);
+    const top = Math.max(r.top, 0, -ctx.oy);
+    const right = Math.min(r.right, win.innerWidth, VW - ctx.ox);
+    const bottom = Math.min(r.bottom, win.innerHeight, VH - ctx.oy);
+    if (right <= left || bottom <= top) return false;
+    return !hitOk(el, (left + right) / 2, (top + bottom) / 2);
+  };
+
+  const hitOk = (el, cx, cy) => {
     const root = el.getRootNode();
     const hit = root.elementFromPoint ? root.elementFromPoint(cx, cy) : null;
     if (!hit) return false;
@@ -369,10 +381,7 @@
       let flags = interactive ? 1 : 0;
       if (opaque && r.width > 0 && r.height > 0) {
         flags |= 2;
-        const cx = r.left + r.width / 2;
-        const cy = r.top + r.height / 2;
-        if (interactive && cx + ctx.ox >= 0 && cy + ctx.oy >= 0 && cx + ctx.ox <= VW
-            && cy + ctx.oy <= VH && hitOk(el, r, cx, cy)) flags |= 4;
+        if (interactive && covered(el, r, ctx)) flags |= 4;
       }
       const states = statesOf(el, tag, role, focusedEl);
       nodes.push([el.getAttribute('bid'), role, name, ctx.parent, flags, states,

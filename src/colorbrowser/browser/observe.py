@@ -273,8 +273,10 @@ def _clean_rows(rows: list[list[Any]]) -> list[list[Any]]:
     return out
 
 
-def _elements(scan: PageScan, rows: list[list[Any]], vp: tuple[int, int],
-              previous: Observation | None, same_doc: bool) -> dict[str, ElementInfo]:
+def _elements(scan: PageScan, rows: list[list[Any]], previous: Observation | None,
+              same_doc: bool) -> dict[str, ElementInfo]:
+    """ElementInfo per bid. ``visible``: has a box, is not transparent, and (for controls
+    on screen) is not covered by another element at its middle."""
     old = previous.elements if previous is not None and same_doc else None
     out: dict[str, ElementInfo] = {}
     for row in rows:
@@ -283,13 +285,9 @@ def _elements(scan: PageScan, rows: list[list[Any]], vp: tuple[int, int],
             continue
         flags = row[4]
         bbox = BBox(row[6], row[7], row[8], row[9]) if row[8] or row[9] else None
-        in_view = bbox is not None and bbox.x < vp[0] and bbox.y < vp[1] \
-            and bbox.x + bbox.width > 0 and bbox.y + bbox.height > 0
-        # Covered elements (flag 4 missing) were hit-tested only when interactive and in view.
-        covered = bool(flags & 1) and in_view and not flags & 4
         out[bid] = ElementInfo(
             bid=bid, role=row[1], name=row[2], tag=row[11], bbox=bbox,
-            visible=bool(flags & 2) and not covered, interactive=bool(flags & 1),
+            visible=bool(flags & 2) and not flags & 4, interactive=bool(flags & 1),
             states=dict(row[5] or {}), frame=scan.frame_chain(row[10]),
             is_new=old is not None and bid not in old,
         )
@@ -359,7 +357,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
         scan = PageScan(url=page.url, title="", doc="", focused=None)
     rows = _clean_rows(scan.rows)
     same_doc = previous is not None and getattr(previous, _DOC_ATTR, None) == scan.doc
-    elements = _elements(scan, rows, vp, previous, same_doc)
+    elements = _elements(scan, rows, previous, same_doc)
     axtree = format_axtree(rows, interactive_only=interactive_only)
     obs = Observation(
         url=scan.url, title=scan.title, axtree=axtree,

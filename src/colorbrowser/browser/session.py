@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,32 @@ from colorbrowser.browser.launch import launch_options
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import BrowserError
 from colorbrowser.types import Tab
+
+_thread = threading.local()
+
+
+def _acquire_driver() -> Playwright:
+    """One Playwright driver per thread, shared by every session in it.
+
+    The sync API refuses a second driver in a thread that already runs one, so two
+    sessions (say, a CLI command inside a test) would otherwise not coexist.
+    """
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        held = _thread.driver = [sync_playwright().start(), 0]
+    held[1] += 1
+    return held[0]
+
+
+def _release_driver() -> None:
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        _thread.driver = None
+        with contextlib.suppress(Exception):
+            held[0].stop()
 
 
 def first_line(exc: BaseException) -> str:
@@ -69,13 +96,13 @@ class BrowserSession:
             return self
         options = launch_options(self.settings)
         try:
-            self._pw = sync_playwright().start()
+            self._pw = _acquire_driver()
         except PlaywrightError as exc:
             raise BrowserError(f"cannot start Playwright: {first_line(exc)}") from None
         try:
             self._browser = self._pw.chromium.launch(**options)
         except PlaywrightError as exc:
-            self._pw.stop()
+            _release_driver()
             self._pw = None
             where = options.get("executable_path", "Playwright's bundled Chromium")
             hint = "" if "executable_path" in options else " (set CHROMIUM_PATH)"
@@ -94,7 +121,7 @@ class BrowserSession:
         for closer in (
             self._context.close if self._context else None,
             self._browser.close if self._browser else None,
-            self._pw.stop if self._pw else None,
+            _release_driver if self._pw else None,
         ):
             if closer is None:
                 continue
