@@ -309,3 +309,19 @@ def test_control_taller_than_the_viewport_is_visible_and_marked(env):
 def test_browser_env_is_an_environment(env):
     from colorbrowser.protocols import Environment
     assert isinstance(env, Environment)
+
+
+def test_elements_with_script_listeners_are_interactive(env, page_url):
+    obs = env.reset(page_url("listeners.html"))
+    lines = {line.strip() for line in obs.axtree.splitlines()}
+    icon = env.page.locator("#icon").get_attribute("bid")
+    card = env.page.locator("#card").get_attribute("bid")
+    assert f"[{icon}] generic hint='icon'" in lines
+    assert f"[{card}] generic: Open card" in lines
+    assert obs.elements[icon].interactive and obs.elements[card].interactive
+    assert "text: Just text" in lines  # no listener: plain text, no bid line
+    assert env.page.locator("#plain").get_attribute("bid") is None
+    assert env.step(f"click('{icon}')").ok
+    assert "paragraph: icon clicked" in env.observe().axtree
+    assert env.step(f"click('{card}')").ok
+    assert "paragraph: card pressed" in env.observe().axtree

@@ -350,14 +350,21 @@
     const opaque = ctx.opaque && s.opacity !== '0';
     const block = !INLINE.has(s.display);
     let interactive = WIDGET.has(role);
-    if (!interactive) {
+    if (!interactive && tag !== 'body' && tag !== 'html') {
+      const clicks = el.ownerDocument.defaultView.__colorbrowserClicks;
       if (el.hasAttribute('tabindex') && el.tabIndex >= 0) interactive = true;
-      else if (el.hasAttribute('onclick') || role === 'textbox') interactive = true;
-      else if (s.cursor === 'pointer' && el.parentElement && tag !== 'body'
+      else if (el.onclick || el.onmousedown || role === 'textbox') interactive = true;
+      else if (clicks && clicks.has(el)) interactive = true;
+      else if (s.cursor === 'pointer' && el.parentElement
                && css(el.parentElement).cursor !== 'pointer' && tag !== 'label') interactive = true;
     }
     const structural = role !== 'generic' && role !== 'none';
     let emit = selfShown && (structural || interactive);
+    // A legend or caption is already its container's name: neither line nor text again.
+    const namesParent = (tag === 'legend' || tag === 'caption')
+      && el.parentElement && !el.parentElement.hasAttribute('aria-label')
+      && !el.parentElement.hasAttribute('aria-labelledby') && !interactive;
+    if (namesParent) emit = false;
     if (emit && ctx.quiet && !interactive) emit = false;
     let r = null;
     let outside = false;
@@ -384,12 +391,18 @@
         if (interactive && covered(el, r, ctx)) flags |= 4;
       }
       const states = statesOf(el, tag, role, focusedEl);
+      if (interactive && !name && !el.firstElementChild && !el.textContent.trim()) {
+        // A bare clickable icon: its id or class is the only clue to what it does.
+        const hint = (el.id || (el.getAttribute('class') || '').trim().split(/\s+/).slice(0, 2).join(' '));
+        if (hint) states.hint = hint.slice(0, 40);
+      }
       nodes.push([el.getAttribute('bid'), role, name, ctx.parent, flags, states,
         r.left + ctx.ox, r.top + ctx.oy, r.width, r.height, ctx.frame, tag, el]);
       parent = nodes.length - 1;
       fresh.push(parent);
       lastText = -1;
-    } else if (tag === 'label' && el.control && el.control.getClientRects().length) {
+    } else if (namesParent
+               || (tag === 'label' && el.control && el.control.getClientRects().length)) {
       quiet = true;  // the label text is the control's name; do not print it twice
     }
     const sub = { parent, frame: ctx.frame, ox: ctx.ox, oy: ctx.oy, quiet, opaque };

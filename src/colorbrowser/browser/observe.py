@@ -24,7 +24,7 @@ from colorbrowser.types import BBox, ElementInfo, Observation
 
 MAX_FRAME_DEPTH = 4
 _STATE_ORDER = ("checked", "selected", "expanded", "pressed", "disabled", "required",
-                "readonly", "invalid", "multiselectable", "focused", "level", "value")
+                "readonly", "invalid", "multiselectable", "focused", "level", "value", "hint")
 _FLAG_WORDS = {"disabled", "required", "readonly", "invalid", "multiselectable", "focused"}
 _DOC_ATTR = "_colorbrowser_doc"
 
@@ -159,8 +159,8 @@ def _state_words(states: dict[str, Any]) -> list[str]:
                          else "pressed=mixed")
         elif key == "level":
             words.append(f"level={value}")
-        elif key == "value":
-            words.append(f"value={value!r}")
+        elif key in ("value", "hint"):
+            words.append(f"{key}={value!r}")
     return words
 
 
@@ -254,7 +254,7 @@ def _clean_rows(rows: list[list[Any]]) -> list[list[Any]]:
     roots: list[int] = []
     for i, row in enumerate(rows):
         if row[0] == "":
-            row[2] = row[2].strip()
+            row[2] = " ".join(row[2].split())
             if not row[2]:
                 continue
         (roots if row[3] < 0 else kids.setdefault(row[3], [])).append(i)

@@ -12,6 +12,8 @@ import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from playwright.sync_api import (
@@ -56,6 +58,11 @@ def _release_driver() -> None:
         _thread.driver = None
         with contextlib.suppress(Exception):
             held[0].stop()
+
+
+@cache
+def _listener_script() -> str:
+    return resources.files("colorbrowser.browser").joinpath("listeners.js").read_text("utf-8")
 
 
 def first_line(exc: BaseException) -> str:
@@ -113,6 +120,7 @@ class BrowserSession:
             viewport={"width": s.viewport_width, "height": s.viewport_height},
         )
         self.apply_timeouts()
+        self._context.add_init_script(script=_listener_script())
         self._context.on("page", self._adopt)
         self._adopt(self._context.new_page())
         return self
