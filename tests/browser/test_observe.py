@@ -51,6 +51,10 @@ def test_hidden_elements_are_left_out(env, page_url):
     assert "Invisible button" not in names  # visibility: hidden
     assert "Aria hidden button" not in names
     assert "Hidden button" not in obs.axtree
+    assert "Secret details text" not in obs.axtree  # inside a closed <details>
+    assert "paragraph: Shown details text" in obs.axtree
+    assert line_of(obs, find(obs, "More info").bid).endswith("button 'More info' collapsed")
+    assert line_of(obs, find(obs, "Open info").bid).endswith("button 'Open info' expanded")
 
 
 def test_all_visible_text_is_present_once(env, page_url):

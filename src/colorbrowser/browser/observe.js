@@ -76,6 +76,10 @@
   // Rendered children: the shadow tree of a host, the assigned nodes of a slot.
   const kids = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
+    if (el.localName === 'details' && !el.open) {  // only the summary of a closed details shows
+      const summary = el.querySelector(':scope > summary');
+      return summary ? [summary] : [];
+    }
     if (el.localName === 'slot') {
       const a = el.assignedNodes({ flatten: true });
       return a.length ? a : el.childNodes;
@@ -91,7 +95,10 @@
     let out = '';
     const visit = (n) => {
       if (out.length > budget) return;
-      if (n.nodeType === 3) { out += n.data; return; }
+      if (n.nodeType === 3) {
+        if (!n.parentElement || css(n.parentElement).visibility === 'visible') out += n.data;
+        return;
+      }
       if (n.nodeType !== 1 || n === skip) return;
       const tag = n.localName;
       if (SKIP.has(tag)) return;
@@ -103,7 +110,7 @@
       if (tag === 'input') {
         const t = (n.type || '').toLowerCase();
         if (t === 'hidden') return;
-        if (t === 'checkbox' || t === 'radio') return;
+        if (t === 'checkbox' || t === 'radio' || t === 'password') return;
         out += ' ' + (n.value || '') + ' ';
         return;
       }
