@@ -223,3 +223,14 @@ def test_a_crashed_tab_is_replaced_and_reported(env, page_url):
     assert [t.title for t in obs.tabs] == ["Page one"]
     assert env.step(f"click('{find(obs, 'Go to page two').bid}')").ok
     assert env.observe().title == "Page two"
+
+
+def test_a_browser_that_went_away_is_restarted(env, page_url):
+    env.reset(page_url("page1.html"))
+    env.session.browser.close()
+    assert not env.session.is_alive
+    result = env.step(f"goto('{page_url('page2.html')}')")
+    assert result.ok
+    obs = env.observe()
+    assert obs.title == "Page two"
+    assert obs.last_error == "the browser stopped and was restarted; open tabs were lost"

@@ -30,6 +30,7 @@ class BrowserEnv:
         self.session = BrowserSession(self.settings)
         self._last: Observation | None = None
         self._pending_error: str | None = None
+        self._restarted: str | None = None
 
     def _ensure(self) -> None:
         if not self.session.started:
@@ -38,7 +39,7 @@ class BrowserEnv:
             self.session.close()
             self.session.start()
             self._last = None
-            self._pending_error = "the browser stopped and was restarted; open tabs were lost"
+            self._restarted = "the browser stopped and was restarted; open tabs were lost"
 
     @property
     def page(self) -> Page:
@@ -77,15 +78,20 @@ class BrowserEnv:
         self._ensure()
         obs = observe(self.session, self._last, interactive_only=self.settings.interactive_only,
                       screenshots=self.settings.screenshots)
-        if self._pending_error:
-            obs.last_error = "; ".join(e for e in (self._pending_error, obs.last_error) if e)
-            self._pending_error = None
+        notes = (self._restarted, self._pending_error, obs.last_error)
+        obs.last_error = "; ".join(e for e in notes if e) or None
+        self._restarted = self._pending_error = None
         self._last = obs
         return obs
 
     def step(self, action: Action | str) -> ActionResult:
-        """Run one action. Never raises for a bad action: the error is in the result."""
-        self._ensure()
+        """Run one action. Never raises: a failure (even a dead browser) is in the result."""
+        try:
+            self._ensure()
+        except BrowserError as exc:
+            result = ActionResult.failure(str(exc))
+            self._pending_error = result.error
+            return result
         if isinstance(action, str):
             try:
                 action = parse_action(action)

@@ -16,7 +16,7 @@ from playwright.sync_api import FrameLocator, Locator, Page
 from colorbrowser.actions import format_action, parse_action, spec_for
 from colorbrowser.browser import navigate
 from colorbrowser.browser.messages import ActionFailed, StepContext, explain
-from colorbrowser.browser.session import BrowserSession
+from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
 
@@ -100,6 +100,9 @@ def _hover(ctx: StepContext, bid: str) -> ActionResult:
 
 def _fill(ctx: StepContext, bid: str, value: str) -> ActionResult:
     loc, info = _locate(ctx, bid)
+    if info is not None and info.tag == "select":
+        raise ActionFailed(f"fill: element '{bid}' is a select box; use select_option('{bid}', "
+                           "'<option label>') instead")
     if info is not None:
         ctx.secret = bool(info.states.get("password"))
     else:
@@ -238,7 +241,16 @@ def _describe(name: str, args: list[Any]) -> str:
 
 
 def execute(session: BrowserSession, action: Action, last_obs: Observation | None) -> ActionResult:
-    """Run one action on the active tab; never raises for anything the action did."""
+    """Run one action on the active tab; never raises, whatever the action or the browser did."""
+    try:
+        return _execute(session, action, last_obs)
+    except Exception as exc:  # e.g. the browser died mid-step
+        detail = first_line(exc) if isinstance(exc, PlaywrightError) else str(exc)
+        return ActionResult.failure(f"{action.name} failed: {type(exc).__name__}: {detail}",
+                                    action=action.name)
+
+
+def _execute(session: BrowserSession, action: Action, last_obs: Observation | None) -> ActionResult:
     spec = spec_for(action.name)
     if spec is not None and spec.scope == "agent":
         return ActionResult.failure(
@@ -249,8 +261,8 @@ def execute(session: BrowserSession, action: Action, last_obs: Observation | Non
         return ActionResult.failure(str(exc), action=action.name)
     settings = session.settings
     ctx = StepContext(session=session, page=session.page, obs=last_obs,
-               timeout_ms=settings.action_timeout_ms,
-               nav_timeout_ms=settings.navigation_timeout_ms)
+                      timeout_ms=settings.action_timeout_ms,
+                      nav_timeout_ms=settings.navigation_timeout_ms)
     page, mark = ctx.page, session.navigation_mark(ctx.page)
     pending = session.finish_navigation(page)  # an earlier navigation still loading
     what = _describe(name, args)

@@ -157,6 +157,12 @@ class BrowserSession:
         return self._browser is not None and self._browser.is_connected()
 
     @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            raise BrowserError("the browser is not started")
+        return self._browser
+
+    @property
     def context(self) -> BrowserContext:
         if self._context is None:
             raise BrowserError("the browser is not started")
