@@ -325,6 +325,8 @@ def test_elements_with_script_listeners_are_interactive(env, page_url):
     assert obs.elements[icon].interactive and obs.elements[card].interactive
     assert "text: Just text" in lines  # no listener: plain text, no bid line
     assert env.page.locator("#plain").get_attribute("bid") is None
+    assert find(obs, "555-1234", "link").interactive  # <a> without href but with a listener
+    assert "generic: no listener" not in obs.axtree and "no listener" in obs.axtree
     assert env.step(f"click('{icon}')").ok
     assert "paragraph: icon clicked" in env.observe().axtree
     assert env.step(f"click('{card}')").ok

@@ -106,7 +106,7 @@
       if (hiddenTree(n, s)) return;
       const label = n.getAttribute('aria-label');
       if (label && label.trim() && n !== node) { out += ' ' + label + ' '; return; }
-      if (tag === 'img' || tag === 'area') { out += n.getAttribute('alt') || ''; return; }
+      if (tag === 'img' || tag === 'area') { out += ' ' + (n.getAttribute('alt') || '') + ' '; return; }
       if (tag === 'input') {
         const t = (n.type || '').toLowerCase();
         if (t === 'hidden') return;
@@ -352,7 +352,7 @@
     if (SKIP.has(tag)) return;
     const s = css(el);
     if (hiddenTree(el, s)) return;
-    const role = roleOf(el, tag);
+    let role = roleOf(el, tag);
     const selfShown = s.visibility === 'visible';
     const opaque = ctx.opaque && s.opacity !== '0';
     const block = !INLINE.has(s.display);
@@ -365,6 +365,7 @@
       else if (s.cursor === 'pointer' && el.parentElement
                && css(el.parentElement).cursor !== 'pointer' && tag !== 'label') interactive = true;
     }
+    if (interactive && tag === 'a' && role === 'generic') role = 'link';  // as Chromium does
     const structural = role !== 'generic' && role !== 'none';
     let emit = selfShown && (structural || interactive);
     // A legend or caption is already its container's name: neither line nor text again.
