@@ -32,6 +32,7 @@ def test_observe_prints_header_and_bid_lines(basic):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == f"URL: {basic}" and lines[1] == "Title: Basic page"
+    assert lines[2] == "Tabs: *[0] Basic page"
     assert any(line.strip().startswith("[") and "] heading 'Welcome' level=1" in line
                for line in lines)
     assert "checkbox 'I agree' checked" in done.stdout
@@ -77,3 +78,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_package_exports_load_lazily():
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, colorbrowser.browser as b; "
+         "assert 'playwright' not in sys.modules; b.BrowserEnv; "
+         "assert 'playwright.sync_api' in sys.modules; print(sorted(b.__all__))"],
+        capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "BrowserEnv" in done.stdout

@@ -380,7 +380,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
 def observation_text(obs: Observation) -> str:
     """Header (URL, title, tabs, focus, errors) and the tree, as the CLI prints it."""
     lines = [f"URL: {obs.url}", f"Title: {obs.title}"]
-    if len(obs.tabs) > 1:
+    if obs.tabs:
         lines.append("Tabs: " + " | ".join(
             f"{'*' if t.active else ''}[{t.index}] {t.title or t.url}" for t in obs.tabs))
     if obs.focused:
