@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "tips": "colorbrowser.knowledge.cli:tips",
     "doctor": "colorbrowser.doctor:doctor_command",
     "demo": "colorbrowser.demo.cli:demo_command",
+    "observe": "colorbrowser.browser.cli:observe_command",
 }
 
 

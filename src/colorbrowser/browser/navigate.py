@@ -1,0 +1,68 @@
+"""Browser-scope actions: open a URL, move in history, open, switch and close tabs."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Error as PlaywrightError
+
+from colorbrowser.browser.messages import ActionFailed, StepContext, nav_error, normalize_url
+from colorbrowser.types import ActionResult
+
+
+def goto(ctx: StepContext, url: str) -> ActionResult:
+    target = normalize_url(url)
+    try:
+        response = ctx.page.goto(target, wait_until="domcontentloaded")
+    except PlaywrightError as exc:
+        raise ActionFailed(nav_error(target, exc, ctx)) from None
+    if response is not None and response.status >= 400:
+        return ActionResult(output=f"HTTP {response.status}", info={"status": response.status})
+    return ActionResult()
+
+
+def history(ctx: StepContext, forward: bool) -> ActionResult:
+    before = ctx.page.url
+    move = ctx.page.go_forward if forward else ctx.page.go_back
+    try:
+        move(wait_until="domcontentloaded")
+    except PlaywrightError as exc:
+        raise ActionFailed(nav_error("the page", exc, ctx)) from None
+    if ctx.page.url == before:
+        which = "next" if forward else "previous"
+        raise ActionFailed(f"there is no {which} page in this tab's history")
+    return ActionResult()
+
+
+def go_back(ctx: StepContext) -> ActionResult:
+    return history(ctx, forward=False)
+
+
+def go_forward(ctx: StepContext) -> ActionResult:
+    return history(ctx, forward=True)
+
+
+def new_tab(ctx: StepContext, url: str | None = None) -> ActionResult:
+    target = normalize_url(url) if url else None
+    page = ctx.session.new_tab()
+    ctx.page = page
+    if target:
+        try:
+            page.goto(target, wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            raise ActionFailed(nav_error(target, exc, ctx)) from None
+    return ActionResult(output=f"opened tab {ctx.session.index_of(page)}")
+
+
+def tab_focus(ctx: StepContext, index: int) -> ActionResult:
+    try:
+        ctx.page = ctx.session.focus_tab(index)
+    except IndexError as exc:
+        raise ActionFailed(f"tab_focus: {exc}") from None
+    return ActionResult()
+
+
+def tab_close(ctx: StepContext, index: int | None = None) -> ActionResult:
+    try:
+        ctx.page = ctx.session.close_tab(index)
+    except IndexError as exc:
+        raise ActionFailed(f"tab_close: {exc}") from None
+    return ActionResult(output=f"now on tab {ctx.session.index_of(ctx.page)}")

@@ -1,0 +1,396 @@
+"""Turn the active tab into an Observation: bid tree text, element table, screenshots.
+
+One injected walker (observe.js) reads each document in a single ``evaluate``;
+only cross-origin frames need a call of their own. This is several times faster
+than the CDP accessibility tree and gives ids that live in the DOM, so the same
+element keeps its id while it lives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
+
+from colorbrowser.browser.session import BrowserSession, first_line
+from colorbrowser.browser.som import draw_som
+from colorbrowser.types import BBox, ElementInfo, Observation
+
+MAX_FRAME_DEPTH = 4
+_STATE_ORDER = ("checked", "selected", "expanded", "pressed", "disabled", "required",
+                "readonly", "invalid", "multiselectable", "focused", "level", "value", "hint")
+_FLAG_WORDS = {"disabled", "required", "readonly", "invalid", "multiselectable", "focused"}
+_DOC_ATTR = "_colorbrowser_doc"
+
+
+@cache
+def walker_source() -> str:
+    return resources.files("colorbrowser.browser").joinpath("observe.js").read_text("utf-8")
+
+
+@dataclass
+class PageScan:
+    """Everything one walk of a tab returned, with cross-origin frames merged in."""
+
+    url: str
+    title: str
+    doc: str
+    focused: str | None
+    rows: list[list[Any]] = field(default_factory=list)
+    frames: list[tuple[int, str]] = field(default_factory=lambda: [(-1, "")])
+
+    def frame_chain(self, index: int) -> list[str]:
+        chain: list[str] = []
+        while index > 0:
+            parent, bid = self.frames[index]
+            chain.append(bid)
+            index = parent
+        return chain[::-1]
+
+
+def _walk(target: Page | Frame, options: dict[str, Any]) -> dict[str, Any]:
+    """One walker call; retried while a navigation swaps the document under it."""
+    last: PlaywrightError | None = None
+    for _ in range(3):
+        try:
+            return json.loads(target.evaluate(walker_source(), options))
+        except PlaywrightError as exc:
+            text = str(exc)
+            if "Execution context was destroyed" not in text and "navigat" not in text:
+                raise
+            last = exc
+            try:
+                page = target if isinstance(target, Page) else target.page
+                page.wait_for_load_state("domcontentloaded")
+            except PlaywrightError:
+                pass
+    assert last is not None
+    raise last
+
+
+def _child_frames_by_bid(frame: Frame) -> dict[str, Frame]:
+    found: dict[str, Frame] = {}
+    stack = list(frame.child_frames)
+    while stack:
+        child = stack.pop()
+        try:
+            bid = child.frame_element().get_attribute("bid")
+        except PlaywrightError:
+            continue
+        if bid:
+            found[bid] = child
+        stack.extend(child.child_frames)
+    return found
+
+
+def scan_page(page: Page, *, offscreen: bool = True, max_name: int = 150) -> PageScan:
+    """Walk the main document, then each cross-origin frame, into one PageScan."""
+    vp = page.viewport_size or {"width": 1280, "height": 720}
+    base = {"offscreen": offscreen, "maxName": max_name, "vw": vp["width"], "vh": vp["height"]}
+    raw = _walk(page, base)
+    scan = PageScan(url=raw["url"], title=raw["title"], doc=raw["doc"], focused=raw["focused"])
+    _merge(scan, raw, parent_row=-1, parent_frame=-1, frame_bid="")
+    todo = [(page.main_frame, raw, 0, 0, 1)]  # (frame, result, row offset, frame offset, depth)
+    while todo:
+        frame, result, row_off, frame_off, depth = todo.pop()
+        if not result["xframes"] or depth > MAX_FRAME_DEPTH:
+            continue
+        children = _child_frames_by_bid(frame)
+        for x in result["xframes"]:
+            child = children.get(x["bid"])
+            if child is None:
+                continue
+            options = dict(base, prefix=f"{x['bid']}_", ox=x["ox"], oy=x["oy"])
+            try:
+                sub = _walk(child, options)
+            except PlaywrightError:
+                continue  # a frame that went away mid-scan is just not shown
+            row_start, frame_start = len(scan.rows), len(scan.frames)
+            _merge(scan, sub, parent_row=x["row"] + row_off, parent_frame=x["frame"] + frame_off,
+                   frame_bid=x["bid"])
+            if scan.focused == x["bid"] and sub["focused"]:
+                scan.focused = sub["focused"]
+            todo.append((child, sub, row_start, frame_start, depth + 1))
+    return scan
+
+
+def _merge(scan: PageScan, raw: dict[str, Any], *, parent_row: int, parent_frame: int,
+           frame_bid: str) -> None:
+    """Append one walker result, re-basing its row and frame indices."""
+    row_off, frame_off = len(scan.rows), len(scan.frames)
+    if parent_frame < 0:  # the main document: its frame 0 is the scan's frame 0
+        frame_off = 0
+        for parent, bid in raw["frames"][1:]:
+            scan.frames.append((parent, bid))
+    else:
+        for i, (parent, bid) in enumerate(raw["frames"]):
+            scan.frames.append((parent_frame, frame_bid) if i == 0 else (parent + frame_off, bid))
+    for row in raw["nodes"]:
+        row[3] = parent_row if row[3] < 0 else row[3] + row_off
+        row[10] = row[10] + frame_off
+        scan.rows.append(row)
+
+
+def _state_words(states: dict[str, Any]) -> list[str]:
+    words = []
+    for key in _STATE_ORDER:
+        if key not in states:
+            continue
+        value = states[key]
+        if key in _FLAG_WORDS:
+            if value:
+                words.append(key)
+        elif key == "checked":
+            words.append("checked" if value is True else "unchecked" if value is False
+                         else "checked=mixed")
+        elif key == "selected":
+            if value:
+                words.append("selected")
+        elif key == "expanded":
+            words.append("expanded" if value else "collapsed")
+        elif key == "pressed":
+            words.append("pressed" if value is True else "not pressed" if value is False
+                         else "pressed=mixed")
+        elif key == "level":
+            words.append(f"level={value}")
+        elif key in ("value", "hint"):
+            words.append(f"{key}={value!r}")
+    return words
+
+
+# Unnamed wrappers that add a line but no meaning when they hold a single element.
+_WRAPPERS = {"cell", "gridcell", "listitem", "paragraph", "generic", "group", "definition",
+             "term", "columnheader", "rowheader", "none"}
+# Containers whose name (usually an aria-label) is not page text: dropped by interactive_only.
+_STRUCTURE = {"banner", "navigation", "main", "contentinfo", "complementary", "region", "form",
+              "search", "list", "table", "row", "rowgroup", "group", "article", "figure",
+              "iframe", "generic", "none", "tablist", "menu", "menubar", "toolbar", "tree",
+              "grid", "radiogroup", "separator"}
+_MAX_INLINE_OPTIONS = 50
+
+
+def format_axtree(rows: list[list[Any]], *, interactive_only: bool = False) -> str:
+    """Indented ``[bid] role 'name' states`` lines; text runs print as ``text: ...``.
+
+    Compact on purpose (tokens are the agent's main cost): an element whose only
+    content is one text run prints it after a colon; options of a <select> are listed
+    on the select's line; an unnamed wrapper around a single element is not printed.
+    With ``interactive_only`` structure-only lines go away; controls and text stay.
+    """
+    n = len(rows)
+    children = [0] * n
+    text_kids = [0] * n
+    last_child = [-1] * n
+    options: dict[int, list[str]] = {}
+    for i, row in enumerate(rows):
+        p = row[3]
+        if p < 0:
+            continue
+        if row[11] == "option" and rows[p][11] == "select":
+            options.setdefault(p, []).append(row[2])
+            continue
+        children[p] += 1
+        last_child[p] = i
+        if row[0] == "":
+            text_kids[p] += 1
+    keep = [True] * n
+    fold = [-1] * n  # element -> its single text child, printed on the same line
+    folded = [False] * n
+    for i, row in enumerate(rows):
+        if row[0] == "":
+            continue
+        if row[11] == "option" and row[3] >= 0 and rows[row[3]][11] == "select":
+            keep[i] = False
+            continue
+        if children[i] == 1 and text_kids[i] == 1 and not row[2]:
+            fold[i] = last_child[i]
+            folded[last_child[i]] = True
+        elif (children[i] == 1 and not text_kids[i] and not row[2] and not row[4] & 1
+              and row[1] in _WRAPPERS and not row[5]):
+            keep[i] = False
+        if interactive_only and keep[i]:
+            keep[i] = bool(row[4] & 1 or text_kids[i] or (row[2] and row[1] not in _STRUCTURE))
+    depth = [0] * n
+    eff = [-1] * n  # nearest kept ancestor
+    lines: list[str] = []
+    for i, row in enumerate(rows):
+        p = row[3]
+        eff[i] = -1 if p < 0 else (p if keep[p] else eff[p])
+        depth[i] = 0 if eff[i] < 0 else depth[eff[i]] + 1
+        if not keep[i] or folded[i]:
+            continue
+        indent = "  " * depth[i]
+        if row[0] == "":
+            lines.append(f"{indent}text: {row[2]}")
+            continue
+        parts = [f"{indent}[{row[0]}] {row[1]}"]
+        if row[2]:
+            parts.append(repr(row[2]))
+        parts.extend(_state_words(row[5] or {}))
+        if i in options:
+            shown = options[i][:_MAX_INLINE_OPTIONS]
+            more = len(options[i]) - len(shown)
+            parts.append(f"options={shown!r}" + (f" (+{more} more)" if more else ""))
+        line = " ".join(parts)
+        if fold[i] >= 0:
+            line += f": {rows[fold[i]][2]}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _clean_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    """Trim text runs, drop empty ones, and put rows in tree order.
+
+    Rows of cross-origin frames arrive after the main document; the depth-first
+    pass moves them under their iframe.
+    """
+    kids: dict[int, list[int]] = {}
+    roots: list[int] = []
+    for i, row in enumerate(rows):
+        if row[0] == "":
+            row[2] = " ".join(row[2].split())
+            if not row[2]:
+                continue
+        (roots if row[3] < 0 else kids.setdefault(row[3], [])).append(i)
+    order: list[int] = []
+    stack = roots[::-1]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(kids.get(i, ())))
+    new_index = {old: new for new, old in enumerate(order)}
+    out = []
+    for old in order:
+        row = rows[old]
+        row[3] = new_index.get(row[3], -1) if row[3] >= 0 else -1
+        out.append(row)
+    return out
+
+
+def _elements(scan: PageScan, rows: list[list[Any]], previous: Observation | None,
+              same_doc: bool) -> dict[str, ElementInfo]:
+    """ElementInfo per bid. ``visible``: has a box, is not transparent, and (for controls
+    on screen) is not covered by another element at its middle."""
+    old = previous.elements if previous is not None and same_doc else None
+    out: dict[str, ElementInfo] = {}
+    for row in rows:
+        bid = row[0]
+        if not bid:
+            continue
+        flags = row[4]
+        bbox = BBox(row[6], row[7], row[8], row[9]) if row[8] or row[9] else None
+        out[bid] = ElementInfo(
+            bid=bid, role=row[1], name=row[2], tag=row[11], bbox=bbox,
+            visible=bool(flags & 2) and not flags & 4, interactive=bool(flags & 1),
+            states=dict(row[5] or {}), frame=scan.frame_chain(row[10]),
+            is_new=old is not None and bid not in old,
+        )
+    return out
+
+
+def in_viewport(el: ElementInfo, vp: tuple[int, int]) -> bool:
+    b = el.bbox
+    return b is not None and b.x < vp[0] and b.y < vp[1] and b.x + b.width > 0 \
+        and b.y + b.height > 0
+
+
+def som_marks(elements: dict[str, ElementInfo], vp: tuple[int, int]) -> list[ElementInfo]:
+    """Elements that get a numbered box: interactive, visible, in the viewport."""
+    return [e for e in elements.values() if e.interactive and e.visible and in_viewport(e, vp)]
+
+
+def describe_changes(previous: Observation | None, obs: Observation, same_doc: bool) -> str | None:
+    if previous is None:
+        return None
+    parts = []
+    if obs.url != previous.url:
+        parts.append("URL changed")
+    elif not same_doc:
+        parts.append("page reloaded")
+    if len(obs.tabs) != len(previous.tabs):
+        parts.append(f"{len(obs.tabs)} tabs open (was {len(previous.tabs)})")
+    new = sum(1 for e in obs.elements.values() if e.is_new)
+    removed = sum(1 for b in previous.elements if b not in obs.elements) if same_doc else 0
+    if new or removed:
+        parts.append(f"{new} new element{'s' if new != 1 else ''}, {removed} removed")
+    if not parts:
+        parts.append("no change" if obs.dom_hash == previous.dom_hash else "page content changed")
+    return "; ".join(parts)
+
+
+def observe(session: BrowserSession, previous: Observation | None = None, *,
+            interactive_only: bool = False, screenshots: bool = True,
+            offscreen: bool = True) -> Observation:
+    """Observe the active tab. A tab that crashed or vanished is replaced and reported."""
+    errors: list[str] = []
+    scan: PageScan | None = None
+    page = session.page
+    for _ in range(3):
+        if note := session.finish_navigation(page):
+            errors.append(note)
+        try:
+            scan = scan_page(page, offscreen=offscreen)
+        except PlaywrightError as exc:
+            low = str(exc).lower()
+            if page.is_closed() or session.is_crashed(page) or "crash" in low or "closed" in low:
+                session.mark_broken(page)
+                scan = None
+                page = session.page
+                continue
+            errors.append(f"could not read the page: {first_line(exc)}")
+            break
+        if session.page is page:
+            break
+        page = session.page  # a pop-up took over while we were reading: read it instead
+    page = session.page
+    if notices := session.pop_notices():
+        errors.insert(0, notices)
+    vp_size = page.viewport_size or {"width": 1280, "height": 720}
+    vp = (vp_size["width"], vp_size["height"])
+    if scan is None:
+        scan = PageScan(url=page.url, title="", doc="", focused=None)
+    rows = _clean_rows(scan.rows)
+    same_doc = previous is not None and getattr(previous, _DOC_ATTR, None) == scan.doc
+    elements = _elements(scan, rows, previous, same_doc)
+    axtree = format_axtree(rows, interactive_only=interactive_only)
+    obs = Observation(
+        url=scan.url, title=scan.title, axtree=axtree,
+        tabs=session.tabs(page, scan.title if scan.doc else None),
+        focused=scan.focused, last_error="; ".join(errors) or None,
+        dialog=session.pop_dialogs(), elements=elements,
+        dom_hash=hashlib.blake2b(f"{scan.url}\n{axtree}".encode(), digest_size=8).hexdigest(),
+    )
+    setattr(obs, _DOC_ATTR, scan.doc)
+    if screenshots:
+        try:
+            obs.screenshot = session.screenshot(page)
+            obs.som = draw_som(obs.screenshot, som_marks(elements, vp), viewport=vp)
+        except PlaywrightError as exc:
+            obs.last_error = "; ".join([*errors, f"screenshot failed: {first_line(exc)}"])
+    obs.changes = describe_changes(previous, obs, same_doc)
+    return obs
+
+
+def observation_text(obs: Observation) -> str:
+    """Header (URL, title, tabs, focus, errors) and the tree, as the CLI prints it."""
+    lines = [f"URL: {obs.url}", f"Title: {obs.title}"]
+    if obs.tabs:
+        lines.append("Tabs: " + " | ".join(
+            f"{'*' if t.active else ''}[{t.index}] {t.title or t.url}" for t in obs.tabs))
+    if obs.focused:
+        lines.append(f"Focused: [{obs.focused}]")
+    if obs.dialog:
+        lines.append(f"Dialog: {obs.dialog}")
+    if obs.last_error:
+        lines.append(f"Last error: {obs.last_error}")
+    if obs.changes:
+        lines.append(f"Changes: {obs.changes}")
+    lines.append("")
+    lines.append(obs.axtree)
+    return "\n".join(lines)

@@ -1,0 +1,412 @@
+"""One Chromium, one context, several tabs, and which tab the agent is looking at.
+
+The session absorbs the browser's surprises so the episode loop sees plain data:
+pop-ups become the active tab, JS dialogs are answered and remembered for the next
+observation, and a crashed or closed tab is replaced instead of raising.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    CDPSession,
+    Frame,
+    Page,
+    Playwright,
+    Request,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+from colorbrowser.browser.launch import launch_options
+from colorbrowser.config import BrowserSettings
+from colorbrowser.errors import BrowserError
+from colorbrowser.types import Tab
+
+_thread = threading.local()
+
+
+def _acquire_driver() -> Playwright:
+    """One Playwright driver per thread, shared by every session in it.
+
+    The sync API refuses a second driver in a thread that already runs one, so two
+    sessions (say, a CLI command inside a test) would otherwise not coexist.
+    """
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        held = _thread.driver = [sync_playwright().start(), 0]
+    held[1] += 1
+    return held[0]
+
+
+def _release_driver() -> None:
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        _thread.driver = None
+        with contextlib.suppress(Exception):
+            held[0].stop()
+
+
+@cache
+def _listener_script() -> str:
+    return resources.files("colorbrowser.browser").joinpath("listeners.js").read_text("utf-8")
+
+
+def first_line(exc: BaseException) -> str:
+    """Playwright messages carry a call log after the first line; keep the first."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+@dataclass
+class _NavState:
+    """Main-frame navigations of one tab, fed by Playwright events."""
+
+    inflight: set[Request] = field(default_factory=set)
+    commits: int = 0
+
+
+class BrowserSession:
+    """Owns the sync Playwright driver, the browser, its context and the tab list."""
+
+    def __init__(self, settings: BrowserSettings | None = None) -> None:
+        self.settings = settings or BrowserSettings()
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._context: BrowserContext | None = None
+        self._active: Page | None = None
+        self._nav: dict[Page, _NavState] = {}
+        self._cdp: dict[Page, CDPSession] = {}
+        self._browser_cdp: CDPSession | None = None
+        self._context_key: str | None = None
+        self._crashed: set[Page] = set()
+        self._dialogs: list[str] = []
+        self._notices: list[str] = []
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def start(self) -> BrowserSession:
+        if self._context is not None:
+            return self
+        options = launch_options(self.settings)
+        try:
+            self._pw = _acquire_driver()
+        except PlaywrightError as exc:
+            raise BrowserError(f"cannot start Playwright: {first_line(exc)}") from None
+        try:
+            self._browser = self._pw.chromium.launch(**options)
+        except PlaywrightError as exc:
+            _release_driver()
+            self._pw = None
+            where = options.get("executable_path", "Playwright's bundled Chromium")
+            hint = "" if "executable_path" in options else " (set CHROMIUM_PATH)"
+            raise BrowserError(
+                f"cannot launch Chromium ({where}): {first_line(exc)}{hint}") from None
+        s = self.settings
+        self._context = self._browser.new_context(
+            viewport={"width": s.viewport_width, "height": s.viewport_height},
+        )
+        self.apply_timeouts()
+        self._context.add_init_script(script=_listener_script())
+        self._context.on("page", self._adopt)
+        self._adopt(self._context.new_page())
+        return self
+
+    def close(self) -> None:
+        for closer in (
+            self._context.close if self._context else None,
+            self._browser.close if self._browser else None,
+            _release_driver if self._pw else None,
+        ):
+            if closer is None:
+                continue
+            with contextlib.suppress(Exception):  # best effort: it may already be gone
+                closer()
+        self._context = self._browser = self._pw = None
+        self._browser_cdp = None
+        self._context_key = None
+        self._active = None
+        self._nav.clear()
+        self._cdp.clear()
+        self._crashed.clear()
+
+    def apply_timeouts(self) -> None:
+        """Push the settings' action and navigation timeouts to the browser context."""
+        self.context.set_default_timeout(self.settings.action_timeout_ms)
+        self.context.set_default_navigation_timeout(self.settings.navigation_timeout_ms)
+
+    @property
+    def started(self) -> bool:
+        return self._context is not None
+
+    @property
+    def is_alive(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            raise BrowserError("the browser is not started")
+        return self._browser
+
+    @property
+    def context(self) -> BrowserContext:
+        if self._context is None:
+            raise BrowserError("the browser is not started")
+        return self._context
+
+    # -- tabs --------------------------------------------------------------------
+
+    def _adopt(self, page: Page) -> None:
+        """Listen to a new tab and make it the active one (new tabs and pop-ups alike)."""
+        if page in self._nav:
+            return
+        nav = self._nav[page] = _NavState()
+
+        def on_request(req: Request) -> None:
+            try:
+                if req.is_navigation_request() and req.frame.parent_frame is None:
+                    nav.inflight.add(req)
+            except PlaywrightError:
+                pass
+
+        def on_navigated(frame: Frame) -> None:
+            if frame.parent_frame is None:
+                nav.commits += 1
+                nav.inflight.clear()
+
+        page.on("request", on_request)
+        def on_request_done(req: Request) -> None:
+            nav.inflight.discard(req)
+
+        page.on("requestfailed", on_request_done)
+        page.on("requestfinished", on_request_done)
+        page.on("framenavigated", on_navigated)
+        page.on("dialog", self._on_dialog)
+        page.on("crash", lambda p: self._crashed.add(p))
+        page.on("close", self._forget)
+        self._active = page
+
+    def _forget(self, page: Page) -> None:
+        self._nav.pop(page, None)
+        self._cdp.pop(page, None)
+
+    def _on_dialog(self, dialog: Any) -> None:
+        accept = self.settings.dialogs == "accept"
+        try:
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+        except PlaywrightError:
+            pass
+        message = " ".join(dialog.message.split())[:200]
+        verb = "accepted" if accept else "dismissed"
+        self._dialogs.append(f"{dialog.type} {message!r} was {verb}" if message
+                             else f"{dialog.type} was {verb}")
+
+    @property
+    def pages(self) -> list[Page]:
+        """Open tabs in creation order (index = tab number the agent uses)."""
+        return [p for p in self.context.pages if not p.is_closed()]
+
+    @property
+    def page(self) -> Page:
+        """The active tab; a crashed or closed one is replaced and the swap is noted."""
+        page = self._active
+        if page is not None and not page.is_closed() and page not in self._crashed:
+            return page
+        if page is not None and page in self._crashed:
+            self._crashed.discard(page)
+            with contextlib.suppress(PlaywrightError):
+                page.close()
+            reason = "the tab crashed and was closed"
+        else:
+            reason = "the active tab was closed"
+        remaining = [p for p in self.pages if p not in self._crashed]
+        if remaining:
+            self._active = remaining[-1]
+        else:
+            self._adopt(self.context.new_page())
+        assert self._active is not None
+        self._notices.append(f"{reason}; now on tab {self.index_of(self._active)} "
+                             f"({self._active.url})")
+        return self._active
+
+    def index_of(self, page: Page) -> int:
+        pages = self.pages
+        return pages.index(page) if page in pages else -1
+
+    def is_crashed(self, page: Page) -> bool:
+        return page in self._crashed
+
+    def mark_broken(self, page: Page) -> None:
+        """A tab that no longer answers is treated like a crashed one at the next look."""
+        if not page.is_closed():
+            self._crashed.add(page)
+
+    def new_tab(self, url: str | None = None) -> Page:
+        page = self.context.new_page()
+        self._adopt(page)
+        self._active = page
+        if url:
+            page.goto(url, wait_until="domcontentloaded")
+        return page
+
+    def focus_tab(self, index: int) -> Page:
+        pages = self.pages
+        if not 0 <= index < len(pages):
+            raise IndexError(f"no tab {index}; open tabs are 0..{len(pages) - 1}")
+        self._active = pages[index]
+        self._active.bring_to_front()
+        return self._active
+
+    def close_tab(self, index: int | None = None) -> Page:
+        """Close a tab and return the one now active (a fresh blank one if none is left)."""
+        pages = self.pages
+        if index is None:
+            target = self.page
+            index = pages.index(target)
+        elif not 0 <= index < len(pages):
+            raise IndexError(f"no tab {index}; open tabs are 0..{len(pages) - 1}")
+        else:
+            target = pages[index]
+        was_active = target is self._active
+        target.close()
+        left = self.pages
+        if not left:
+            self._adopt(self.context.new_page())
+        elif was_active:
+            self._active = left[max(0, index - 1)]
+            self._active.bring_to_front()
+        assert self._active is not None
+        return self._active
+
+    def tabs(self, title_page: Page | None = None, active_title: str | None = None) -> list[Tab]:
+        """Open tabs; a title already known for ``title_page`` saves a round trip."""
+        out = []
+        for i, p in enumerate(self.pages):
+            if p in self._crashed:
+                title = "(crashed)"
+            elif p is title_page and active_title is not None:
+                title = active_title
+            elif self.navigation_pending(p):
+                title = "(loading)"
+            else:
+                try:
+                    title = p.title()
+                except PlaywrightError:
+                    title = ""
+            out.append(Tab(index=i, url=p.url, title=title, active=p is self._active))
+        return out
+
+    # -- what happened since the last look ---------------------------------------------
+
+    def pop_dialogs(self) -> str | None:
+        text = "; ".join(self._dialogs) or None
+        self._dialogs.clear()
+        return text
+
+    def pop_notices(self) -> str | None:
+        text = "; ".join(self._notices) or None
+        self._notices.clear()
+        return text
+
+    def wait_for_new_tabs(self, timeout_ms: int) -> None:
+        """Wait for tabs the browser has opened but Playwright has not announced yet.
+
+        A click on a ``target=_blank`` link returns before the pop-up's page event; asking
+        the browser for its targets (one round trip) tells whether one is on its way.
+        """
+        if self._browser is None:
+            return
+        try:
+            if self._browser_cdp is None:
+                self._browser_cdp = self._browser.new_browser_cdp_session()
+            infos = self._browser_cdp.send("Target.getTargets")["targetInfos"]
+        except PlaywrightError:
+            return
+        ours = self._context_id()
+        opened = sum(1 for t in infos if t.get("type") == "page"
+                     and (ours is None or t.get("browserContextId") == ours))
+        if opened > len(self.context.pages):
+            with contextlib.suppress(PlaywrightError):
+                self.context.wait_for_event("page", timeout=timeout_ms)
+
+    def _context_id(self) -> str | None:
+        if self._context_key is None:
+            with contextlib.suppress(PlaywrightError, KeyError):
+                info = self.cdp(self.page).send("Target.getTargetInfo")
+                self._context_key = info["targetInfo"]["browserContextId"]
+        return self._context_key
+
+    def finish_navigation(self, page: Page, timeout_ms: int | None = None) -> str | None:
+        """Let a started main-frame navigation commit; stop it when it takes too long.
+
+        While a navigation is waiting for its server, Chromium holds back every
+        DevTools command to the tab, so an evaluate would block until the server
+        answers, possibly forever. Call this before talking to the page; it only uses
+        driver-side waits. Returns a note when loading had to be stopped.
+        """
+        if not self.navigation_pending(page):
+            return None
+        limit = timeout_ms if timeout_ms is not None else self.settings.navigation_timeout_ms
+        deadline = time.monotonic() + limit / 1000
+        with contextlib.suppress(PlaywrightError):
+            while self.navigation_pending(page) and time.monotonic() < deadline:
+                page.wait_for_timeout(15)
+        if not self.navigation_pending(page):
+            return None
+        self.stop_loading(page)
+        return f"the page did not load within {limit / 1000:g} s; loading was stopped"
+
+    def stop_loading(self, page: Page) -> None:
+        with contextlib.suppress(PlaywrightError):
+            self.cdp(page).send("Page.stopLoading")
+        nav = self._nav.get(page)
+        if nav is not None:
+            nav.inflight.clear()
+
+    def cdp(self, page: Page) -> CDPSession:
+        """A DevTools session on the tab, kept for its lifetime."""
+        cdp = self._cdp.get(page)
+        if cdp is None:
+            cdp = self._cdp[page] = self.context.new_cdp_session(page)
+        return cdp
+
+    def navigation_mark(self, page: Page) -> int:
+        nav = self._nav.get(page)
+        return nav.commits if nav else 0
+
+    def navigation_pending(self, page: Page) -> bool:
+        nav = self._nav.get(page)
+        return bool(nav and nav.inflight)
+
+    # -- helpers -------------------------------------------------------------------
+
+    def screenshot(self, page: Page) -> bytes:
+        """Viewport PNG through CDP: about 3x faster than ``page.screenshot``."""
+        try:
+            data = self.cdp(page).send("Page.captureScreenshot",
+                                       {"format": "png", "optimizeForSpeed": True})
+            return base64.b64decode(data["data"])
+        except PlaywrightError:
+            self._cdp.pop(page, None)
+            return page.screenshot(type="png")
+
+    def storage_state(self, path: str | None = None) -> dict[str, Any]:
+        """Cookies and local storage, e.g. to reuse a login in a later run."""
+        return dict(self.context.storage_state(path=path))
