@@ -13,9 +13,8 @@ from colorbrowser.agent.trajectory import Trajectory, read_steps
 from colorbrowser.config import AgentSettings
 from colorbrowser.errors import ModelError
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.testing import act, bid_in, prompt_text
 from colorbrowser.types import Usage
-
-from .conftest import act, bid_of, page_text
 
 
 def make_episode(env, replies, tmp_path, goal="Find the price of the wool hiking socks",
@@ -29,10 +28,10 @@ def make_episode(env, replies, tmp_path, goal="Find the price of the wool hiking
 
 def test_success_path_reaches_the_answer_and_records_every_step(browser_env, shop_url, tmp_path):
     replies = [
-        lambda m: act("Socks are in their own category.", f"click('{bid_of(m, 'link', 'Socks')}')"),
-        lambda m: act("Open the wool socks.", f"click('{bid_of(m, 'link', 'Wool hiking socks')}')"),
+        lambda m: act("Socks are in their own category.", f"click('{bid_in(m, 'link', 'Socks')}')"),
+        lambda m: act("Open the wool socks.", f"click('{bid_in(m, 'link', 'Wool hiking socks')}')"),
         lambda m: act("The price is shown.", "stop('$14.50')")
-        if "$14.50" in page_text(m) else act("not there", "go_back()"),
+        if "$14.50" in prompt_text(m) else act("not there", "go_back()"),
     ]
     episode, _ = make_episode(browser_env, replies, tmp_path, url=f"{shop_url}/index.html")
     result = episode.run()
@@ -109,7 +108,7 @@ def test_notes_and_calculations_are_kept_and_shown(browser_env, shop_url, tmp_pa
     replies = [
         act("remember", "take_note('socks cost $14.50')"),
         act("sum", "calculate('14.50 * 3 + 7.25')"),
-        lambda m: act("done", "stop('50.75')") if "50.75" in page_text(m) else act("?", "stop()"),
+        lambda m: act("done", "stop('50.75')") if "50.75" in prompt_text(m) else act("?", "stop()"),
     ]
     episode, model = make_episode(browser_env, replies, tmp_path, url=f"{shop_url}/index.html")
     result = episode.run()
@@ -138,7 +137,7 @@ def test_trajectory_is_on_disk_after_every_step_and_survives_a_model_failure(
 
 def test_typed_passwords_never_reach_the_trajectory(browser_env, pages_url, tmp_path):
     secret = "correct-horse-battery"
-    replies = [lambda m: act("log in", f"fill('{bid_of(m, 'textbox', 'Password')}', '{secret}')"),
+    replies = [lambda m: act("log in", f"fill('{bid_in(m, 'textbox', 'Password')}', '{secret}')"),
                act("done", "stop()")]
     episode, _ = make_episode(browser_env, replies, tmp_path, goal="log in",
                               url=f"{pages_url}/agent/login.html")

@@ -3,11 +3,11 @@
 import json
 
 import pytest
-from colorbrowser.llm.scripted import ScriptedModel
 
 from colorbrowser.agent.loop import Episode
 from colorbrowser.agent.state import HistoryEntry, StepContext
 from colorbrowser.agent.summarizer import Summarizer, approx_tokens, parse_reply
+from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.types import Observation
 
 

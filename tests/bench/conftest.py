@@ -3,30 +3,18 @@ scripted judge model (canned replies, for the fuzzy_match plumbing only)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import sync_playwright
 
+from colorbrowser.browser.launch import launch_options
+from colorbrowser.browser.session import shared_playwright
+from colorbrowser.config import BrowserSettings
 from colorbrowser.types import Completion, Constraint, Message
-
-ARGS = ["--disable-background-networking", "--disable-component-update", "--no-first-run"]
-
-
-def chromium_path() -> str:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/lib/chromium/chromium",
-                      shutil.which("chromium")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    raise RuntimeError("no Chromium found: set CHROMIUM_PATH")
 
 
 @pytest.fixture(scope="session")
 def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=ARGS)
+    with shared_playwright() as p:
+        browser = p.chromium.launch(**launch_options(BrowserSettings()))
         yield browser
         browser.close()
 

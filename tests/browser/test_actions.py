@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from browser_helpers import find, line_of
-
 from colorbrowser.types import Action
+
+from .browser_helpers import find, line_of
 
 
 def _text(env, selector: str) -> str:

@@ -7,10 +7,11 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_helpers import find
 
 from colorbrowser.testing import hang, send_html, serve_directory
 from colorbrowser.types import Action
+
+from .browser_helpers import find
 
 
 def _free_port() -> int:

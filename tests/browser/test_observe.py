@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from browser_helpers import big_page_html, find, line_of
-
 from colorbrowser.browser.observe import observation_text, observe
 from colorbrowser.testing import send_html, serve_directory
+
+from .browser_helpers import big_page_html, find, line_of
 
 
 def test_tree_prints_roles_names_and_states(env, page_url):

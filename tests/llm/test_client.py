@@ -9,7 +9,6 @@ import socket
 import time
 
 import pytest
-from llm_fake_server import error, fake_endpoint, ok
 
 from colorbrowser.actions import extract_action_text, parse_action
 from colorbrowser.config import ModelSettings
@@ -18,6 +17,8 @@ from colorbrowser.llm.client import OpenAIChatModel
 from colorbrowser.llm.grammar import action_constraint
 from colorbrowser.protocols import Model
 from colorbrowser.types import Constraint, Message
+
+from .llm_fake_server import error, fake_endpoint, ok
 
 KEY = "sk-test-SECRET-1234567890"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16

@@ -7,7 +7,6 @@ import random
 import re
 
 import pytest
-from llm_gbnf import Grammar
 
 from colorbrowser.actions import ACTIONS, extract_action_text, parse_action
 from colorbrowser.errors import ActionParseError
@@ -18,6 +17,8 @@ from colorbrowser.llm.grammar import (
     json_action_schema,
     json_reply_to_tagged,
 )
+
+from .llm_gbnf import Grammar
 
 BIDS = ["12", "13", "7", "a1", "x'y"]
 SHAPE = re.compile(r"\A<think>(.*)</think>\n<action>(.*)</action>\Z", re.S)

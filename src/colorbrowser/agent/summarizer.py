@@ -164,7 +164,7 @@ class Summarizer:
         deviation = self.deviation(reply, ctx)
         self.belief = self.merge(reply, deviation, ctx)
         self.belief = self.compact(self.belief)
-        state.summary = self.belief.render()
+        state.summary = self.fit(self.belief.render())
         ctx.extra["summary_guidance"] = bool(self.belief.guidance)
         return completion.usage
 
@@ -236,6 +236,19 @@ class Summarizer:
             violations=[_clip(v, 200) for v in reply.tip_violations if v.strip()],
             guidance=guidance, dropped_facts=old.dropped_facts,
         )
+
+    def fit(self, text: str) -> str:
+        """Last guard of the budget: cut the text itself if compaction was not enough."""
+        if self.count(text) <= self.budget:
+            return text
+        lo, hi = 0, len(text)
+        while lo < hi:  # longest prefix that fits, with room for the marker
+            mid = (lo + hi + 1) // 2
+            if self.count(text[:mid] + " …") <= self.budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + " …"
 
     def compact(self, belief: Belief) -> Belief:
         """Shrink until the rendered text fits the budget, dropping the least useful first."""

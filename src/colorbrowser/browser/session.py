@@ -60,6 +60,17 @@ def _release_driver() -> None:
             held[0].stop()
 
 
+@contextlib.contextmanager
+def shared_playwright():
+    """The thread's Playwright driver for code that launches its own browser (tests,
+    benchmarks), so it can coexist with sessions in the same thread."""
+    driver = _acquire_driver()
+    try:
+        yield driver
+    finally:
+        _release_driver()
+
+
 @cache
 def _listener_script() -> str:
     return resources.files("colorbrowser.browser").joinpath("listeners.js").read_text("utf-8")
