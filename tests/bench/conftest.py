@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from colorbrowser.browser.launch import launch_options
-from colorbrowser.browser.session import shared_playwright
+from colorbrowser.browser.launch import launch_options, shared_playwright
 from colorbrowser.config import BrowserSettings
 from colorbrowser.types import Completion, Constraint, Message
 

@@ -25,7 +25,13 @@ def observe_command(url: str, as_json: bool, screenshot: Path | None, interactiv
                     headed: bool, config_path: Path | None) -> None:
     """Open URL in Chromium and print the observation (bids, roles, names, states)."""
     from colorbrowser.browser.env import BrowserEnv
+    from colorbrowser.browser.messages import ActionFailed, normalize_url
     from colorbrowser.browser.observe import observation_text
+
+    try:
+        normalize_url(url)  # a typo fails here, before a browser is started
+    except ActionFailed as exc:
+        raise UserError(str(exc)) from None
 
     settings = load_settings(config_path, {
         ("browser", "headless"): False if headed else None,

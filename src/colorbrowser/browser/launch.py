@@ -1,4 +1,4 @@
-"""Which Chromium to start, and with which flags.
+"""Which Chromium to start, with which flags, and the Playwright driver that starts it.
 
 Order: an explicit path (settings or ``CHROMIUM_PATH``), then the system Chromium,
 then whatever Playwright installed itself (a developer laptop). The Debian wrapper
@@ -7,10 +7,17 @@ script prints a shell warning on every start, so its real binary is preferred.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import threading
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import Playwright, sync_playwright
 
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import BrowserError
@@ -62,3 +69,46 @@ def launch_options(settings: BrowserSettings,
     if path:
         options["executable_path"] = path
     return options
+
+
+_thread = threading.local()
+
+
+def acquire_driver() -> Playwright:
+    """One Playwright driver per thread, shared by every session in it.
+
+    The sync API refuses a second driver in a thread that already runs one, so two
+    sessions (say, a CLI command inside a test) would otherwise not coexist.
+    """
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        held = _thread.driver = [sync_playwright().start(), 0]
+    held[1] += 1
+    return held[0]
+
+
+def release_driver() -> None:
+    held = getattr(_thread, "driver", None)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        _thread.driver = None
+        with contextlib.suppress(Exception):
+            held[0].stop()
+
+
+@contextlib.contextmanager
+def shared_playwright() -> Iterator[Playwright]:
+    """The thread's driver for code that launches its own browser (tests, benchmarks),
+    so it can coexist with sessions in the same thread."""
+    driver = acquire_driver()
+    try:
+        yield driver
+    finally:
+        release_driver()
+
+
+@cache
+def listener_script() -> str:
+    return resources.files("colorbrowser.browser").joinpath("listeners.js").read_text("utf-8")

@@ -31,7 +31,10 @@ _DOC_ATTR = "_colorbrowser_doc"
 
 @cache
 def walker_source() -> str:
-    return resources.files("colorbrowser.browser").joinpath("observe.js").read_text("utf-8")
+    """observe.js with aria.js spliced in: one expression, one evaluate per document."""
+    here = resources.files("colorbrowser.browser")
+    aria = here.joinpath("aria.js").read_text("utf-8")
+    return here.joinpath("observe.js").read_text("utf-8").replace("__ARIA__", aria.strip())
 
 
 @dataclass

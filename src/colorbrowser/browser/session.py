@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import threading
 import time
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from playwright.sync_api import (
@@ -24,62 +21,27 @@ from playwright.sync_api import (
     Page,
     Playwright,
     Request,
-    sync_playwright,
 )
 from playwright.sync_api import Error as PlaywrightError
 
-from colorbrowser.browser.launch import launch_options
+from colorbrowser.browser.launch import (
+    acquire_driver,
+    launch_options,
+    listener_script,
+    release_driver,
+)
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import BrowserError
 from colorbrowser.types import Tab
-
-_thread = threading.local()
-
-
-def _acquire_driver() -> Playwright:
-    """One Playwright driver per thread, shared by every session in it.
-
-    The sync API refuses a second driver in a thread that already runs one, so two
-    sessions (say, a CLI command inside a test) would otherwise not coexist.
-    """
-    held = getattr(_thread, "driver", None)
-    if held is None:
-        held = _thread.driver = [sync_playwright().start(), 0]
-    held[1] += 1
-    return held[0]
-
-
-def _release_driver() -> None:
-    held = getattr(_thread, "driver", None)
-    if held is None:
-        return
-    held[1] -= 1
-    if held[1] <= 0:
-        _thread.driver = None
-        with contextlib.suppress(Exception):
-            held[0].stop()
-
-
-@contextlib.contextmanager
-def shared_playwright():
-    """The thread's Playwright driver for code that launches its own browser (tests,
-    benchmarks), so it can coexist with sessions in the same thread."""
-    driver = _acquire_driver()
-    try:
-        yield driver
-    finally:
-        _release_driver()
-
-
-@cache
-def _listener_script() -> str:
-    return resources.files("colorbrowser.browser").joinpath("listeners.js").read_text("utf-8")
 
 
 def first_line(exc: BaseException) -> str:
     """Playwright messages carry a call log after the first line; keep the first."""
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+POPUP_WAIT_MS = 3000
 
 
 @dataclass
@@ -114,13 +76,13 @@ class BrowserSession:
             return self
         options = launch_options(self.settings)
         try:
-            self._pw = _acquire_driver()
+            self._pw = acquire_driver()
         except PlaywrightError as exc:
             raise BrowserError(f"cannot start Playwright: {first_line(exc)}") from None
         try:
             self._browser = self._pw.chromium.launch(**options)
         except PlaywrightError as exc:
-            _release_driver()
+            release_driver()
             self._pw = None
             where = options.get("executable_path", "Playwright's bundled Chromium")
             hint = "" if "executable_path" in options else " (set CHROMIUM_PATH)"
@@ -131,7 +93,7 @@ class BrowserSession:
             viewport={"width": s.viewport_width, "height": s.viewport_height},
         )
         self.apply_timeouts()
-        self._context.add_init_script(script=_listener_script())
+        self._context.add_init_script(script=listener_script())
         self._context.on("page", self._adopt)
         self._adopt(self._context.new_page())
         return self
@@ -140,7 +102,7 @@ class BrowserSession:
         for closer in (
             self._context.close if self._context else None,
             self._browser.close if self._browser else None,
-            _release_driver if self._pw else None,
+            release_driver if self._pw else None,
         ):
             if closer is None:
                 continue
@@ -351,11 +313,12 @@ class BrowserSession:
         except PlaywrightError:
             return
         ours = self._context_id()
-        opened = sum(1 for t in infos if t.get("type") == "page"
+        opened = sum(1 for t in infos if t.get("type") == "page" and not t.get("subtype")
                      and (ours is None or t.get("browserContextId") == ours))
         if opened > len(self.context.pages):
+            # Pop-ups are announced within ~100 ms; do not stall a step on a stray target.
             with contextlib.suppress(PlaywrightError):
-                self.context.wait_for_event("page", timeout=timeout_ms)
+                self.context.wait_for_event("page", timeout=min(timeout_ms, POPUP_WAIT_MS))
 
     def _context_id(self) -> str | None:
         if self._context_key is None:
