@@ -14,5 +14,5 @@ PAGES = Path(__file__).parent / "pages"
 @pytest.fixture(scope="session")
 def pages_url():
     """Base URL of tests/pages served on 127.0.0.1."""
-    with serve_directory(PAGES) as url:
+    with serve_directory(PAGES, token="") as url:  # pages use root-absolute links
         yield url
