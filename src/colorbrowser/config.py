@@ -64,11 +64,17 @@ class AgentSettings(_Strict):
     memory: Literal["summary", "full", "none"] = "summary"
     summary_budget: int = Field(500, ge=50, le=8000)  # tokens
     summary_every: int = Field(1, ge=1)  # update the summary every k steps
+    # Knowledge base in the loop: on (retrieve and learn), off (ablation),
+    # frozen (retrieve from a read-only store, as in the papers' evaluation).
+    knowledge: Literal["on", "off", "frozen"] = "on"
+    tips_k: int = Field(3, ge=0, le=20)
+    tips_token_budget: int = Field(400, ge=0)
     send_screenshot: bool = True
 
 
 class PathSettings(_Strict):
     runs: Path = Path("runs")
+    knowledge: Path | None = None  # None: $COLORBROWSER_KB or the user data dir
     cache: Path = Field(default_factory=lambda: Path(
         os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "colorbrowser")
 
@@ -109,6 +115,7 @@ ENV_VARS: dict[str, tuple[str, ...]] = {
     "COLORBROWSER_MODEL": ("model", "model"),
     "CHROMIUM_PATH": ("browser", "executable"),
     "COLORBROWSER_RUNS": ("paths", "runs"),
+    "COLORBROWSER_KB": ("paths", "knowledge"),
     "COLORBROWSER_CACHE": ("paths", "cache"),
 }
 
