@@ -54,6 +54,12 @@ class BrowserSettings(_Strict):
     interactive_only: bool = False
     screenshots: bool = True
     dialogs: Literal["accept", "dismiss"] = "accept"
+    # Watchdogs: a call into the page that takes longer than this is cut off and the
+    # tab reloaded; this many actions in a row without any change reload the page
+    # (0 turns that off); a page that fails to load is retried this often.
+    hang_timeout_ms: int = Field(30000, ge=500)
+    stall_steps: int = Field(5, ge=0)
+    network_retries: int = Field(2, ge=0, le=10)
 
 
 class AgentSettings(_Strict):

@@ -66,12 +66,13 @@ class StaticServer:
     """
 
     def __init__(self, root: Path | str, *, token: str | None = None,
-                 routes: dict[str, Route] | None = None) -> None:
+                 routes: dict[str, Route] | None = None, port: int = 0) -> None:
         self.root = Path(root)
         if not self.root.is_dir():
             raise FileNotFoundError(f"not a folder: {self.root}")
         self.token = secrets.token_urlsafe(16) if token is None else token
         self.routes = dict(routes or {})
+        self._port = port  # 0: any free port
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -95,7 +96,8 @@ class StaticServer:
             return self
         prefix = f"/{self.token}/" if self.token else "/"
         handler = type("Handler", (_Handler,), {"prefix": prefix, "routes": self.routes})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(self.root)))
+        serve = partial(handler, directory=str(self.root))
+        server = ThreadingHTTPServer(("127.0.0.1", self._port), serve)
         server.daemon_threads = True
         thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
         thread.start()

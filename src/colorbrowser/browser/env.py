@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from types import TracebackType
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -17,6 +18,15 @@ from colorbrowser.actions import parse_action
 from colorbrowser.browser.execute import execute
 from colorbrowser.browser.observe import observe
 from colorbrowser.browser.session import BrowserSession
+from colorbrowser.browser.watchdog import (
+    HangGuard,
+    NetworkWatch,
+    Snapshot,
+    StallWatch,
+    restore_snapshot,
+    revive,
+    take_snapshot,
+)
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import ActionParseError, BrowserError
 from colorbrowser.types import Action, ActionResult, Observation
@@ -30,16 +40,19 @@ class BrowserEnv:
         self.session = BrowserSession(self.settings)
         self._last: Observation | None = None
         self._pending_error: str | None = None
-        self._restarted: str | None = None
+        self._snapshot: Snapshot | None = None
+        self._snapshot_fresh = False
+        self.hang = HangGuard(self.session, self.settings.hang_timeout_ms / 1000)
+        self.network = NetworkWatch(retries=self.settings.network_retries)
+        self.stall = StallWatch(steps=self.settings.stall_steps)
 
     def _ensure(self) -> None:
         if not self.session.started:
             self.session.start()
+            _ = self.session.browser_pid  # known from the start, so a death can be seen
         elif not self.session.is_alive:
-            self.session.close()
-            self.session.start()
             self._last = None
-            self._restarted = "the browser stopped and was restarted; open tabs were lost"
+            self.session.notice(revive(self.session, self._snapshot))
 
     @property
     def page(self) -> Page:
@@ -68,21 +81,65 @@ class BrowserEnv:
         session.pop_notices()
         self._last = None
         self._pending_error = None
+        self.stall = StallWatch(steps=self.settings.stall_steps)
         if url:
             result = execute(session, Action("goto", [url]), None)
             if not result.ok:
                 raise BrowserError(result.error or f"could not open {url}")
+        self._snapshot = take_snapshot(session)  # a dead browser comes back to this page
+        self._snapshot_fresh = True
         return self.observe()
+
+    def _observe_once(self) -> Observation:
+        frozen = self.session.page
+        with self.hang.guard("observation"):
+            try:
+                return observe(self.session, self._last,
+                               interactive_only=self.settings.interactive_only,
+                               screenshots=self.settings.screenshots)
+            except PlaywrightError:
+                if self.hang.fired is None:
+                    raise
+        self.session.mark_broken(frozen)
+        self.session.notice(self.hang.notice() or "the page stopped answering")
+        return observe(self.session, None, interactive_only=self.settings.interactive_only,
+                       screenshots=self.settings.screenshots)
 
     def observe(self) -> Observation:
         self._ensure()
-        obs = observe(self.session, self._last, interactive_only=self.settings.interactive_only,
-                      screenshots=self.settings.screenshots)
-        notes = (self._restarted, self._pending_error, obs.last_error)
-        obs.last_error = "; ".join(e for e in notes if e) or None
-        self._restarted = self._pending_error = None
+        notice = self.network.check(self.session)
+        if notice:
+            self.session.notice(notice)
+        obs = self._observe_once()
+        if self.settings.stall_steps and (notice := self.stall.check(self.session, obs)):
+            self.session.notice(notice)
+            obs = self._observe_once()
+        if self._pending_error:
+            obs.last_error = "; ".join(e for e in (self._pending_error, obs.last_error) if e)
+        self._pending_error = None
         self._last = obs
         return obs
+
+    def snapshot(self) -> dict[str, Any]:
+        """Tabs, URLs, cookies and storage: enough to rebuild this browser elsewhere.
+
+        The one taken right after the last action is reused: nothing has changed since."""
+        self._ensure()
+        if self._snapshot is None or not self._snapshot_fresh:
+            self._snapshot = take_snapshot(self.session)
+        self._snapshot_fresh = True
+        return self._snapshot.to_json()
+
+    def restore(self, data: dict[str, Any]) -> Observation:
+        """Rebuild the browser from ``snapshot()`` output (e.g. when resuming a run)."""
+        snap = Snapshot.from_json(data)
+        failed = restore_snapshot(self.session, snap)
+        self._snapshot = snap
+        self._last = None
+        self._pending_error = None
+        if failed:
+            self.session.notice(f"could not reload {', '.join(failed[:3])} after restoring")
+        return self.observe()
 
     def step(self, action: Action | str) -> ActionResult:
         """Run one action. Never raises: a failure (even a dead browser) is in the result."""
@@ -99,7 +156,20 @@ class BrowserEnv:
                 result = ActionResult.failure(str(exc))
                 self._pending_error = result.error
                 return result
-        result = execute(self.session, action, self._last)
+        self._snapshot_fresh = False
+        frozen = self.session.page
+        with self.hang.guard("action"):
+            result = execute(self.session, action, self._last)
+            with contextlib.suppress(PlaywrightError, BrowserError):
+                # What a revived browser restores. Inside the guard: reading storage
+                # from a frozen page blocks just like any other call into it.
+                self._snapshot = take_snapshot(self.session)
+                self._snapshot_fresh = self.hang.fired is None
+        if self.hang.fired:
+            self.session.mark_broken(frozen)
+            result = ActionResult.failure(self.hang.notice() or "the page stopped answering",
+                                          action=action.name)
+        self.stall.acted(action, result)
         self._pending_error = None if result.ok else result.error
         return result
 

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import psutil
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -50,6 +51,8 @@ class _NavState:
 
     inflight: set[Request] = field(default_factory=set)
     commits: int = 0
+    failed: tuple[str, str] | None = None  # (url, reason) of the last failed navigation
+    last_good: str | None = None  # last URL that loaded (for the network watchdog)
 
 
 class BrowserSession:
@@ -68,10 +71,13 @@ class BrowserSession:
         self._crashed: set[Page] = set()
         self._dialogs: list[str] = []
         self._notices: list[str] = []
+        self._browser_pid: int | None = None
+        self._crash_urls: dict[str, int] = {}
 
     # -- lifecycle ---------------------------------------------------------------
 
-    def start(self) -> BrowserSession:
+    def start(self, storage_state: dict[str, Any] | None = None) -> BrowserSession:
+        """Launch; ``storage_state`` (cookies, local storage) seeds the new context."""
         if self._context is not None:
             return self
         options = launch_options(self.settings)
@@ -91,6 +97,7 @@ class BrowserSession:
         s = self.settings
         self._context = self._browser.new_context(
             viewport={"width": s.viewport_width, "height": s.viewport_height},
+            storage_state=storage_state,  # type: ignore[arg-type]
         )
         self.apply_timeouts()
         self._context.add_init_script(script=listener_script())
@@ -110,6 +117,7 @@ class BrowserSession:
                 closer()
         self._context = self._browser = self._pw = None
         self._browser_cdp = None
+        self._browser_pid = None
         self._context_key = None
         self._active = None
         self._nav.clear()
@@ -127,7 +135,28 @@ class BrowserSession:
 
     @property
     def is_alive(self) -> bool:
-        return self._browser is not None and self._browser.is_connected()
+        """Connected, and the process still runs: the disconnect event of a killed
+        browser can arrive only after the next command has already failed."""
+        if self._browser is None or not self._browser.is_connected():
+            return False
+        pid = self._browser_pid
+        if pid is None:
+            return True
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.Error:
+            return False
+
+    @property
+    def browser_pid(self) -> int | None:
+        """Process id of the browser (for the hang watchdog), asked once per launch."""
+        if self._browser_pid is None and self._browser is not None:
+            with contextlib.suppress(PlaywrightError, KeyError, StopIteration):
+                cdp = self._browser.new_browser_cdp_session()
+                info = cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+                self._browser_pid = next(p["id"] for p in info if p["type"] == "browser")
+                cdp.detach()
+        return self._browser_pid
 
     @property
     def browser(self) -> Browser:
@@ -160,12 +189,20 @@ class BrowserSession:
             if frame.parent_frame is None:
                 nav.commits += 1
                 nav.inflight.clear()
+                if frame.url.startswith(("http://", "https://", "file://")):
+                    nav.last_good = frame.url
 
-        page.on("request", on_request)
         def on_request_done(req: Request) -> None:
             nav.inflight.discard(req)
 
-        page.on("requestfailed", on_request_done)
+        def on_request_failed(req: Request) -> None:
+            nav.inflight.discard(req)
+            with contextlib.suppress(PlaywrightError):
+                if req.is_navigation_request() and req.frame.parent_frame is None:
+                    nav.failed = (req.url, req.failure or "failed")
+
+        page.on("request", on_request)
+        page.on("requestfailed", on_request_failed)
         page.on("requestfinished", on_request_done)
         page.on("framenavigated", on_navigated)
         page.on("dialog", self._on_dialog)
@@ -203,10 +240,7 @@ class BrowserSession:
         if page is not None and not page.is_closed() and page not in self._crashed:
             return page
         if page is not None and page in self._crashed:
-            self._crashed.discard(page)
-            with contextlib.suppress(PlaywrightError):
-                page.close()
-            reason = "the tab crashed and was closed"
+            return self._reopen_crashed(page)
         else:
             reason = "the active tab was closed"
         remaining = [p for p in self.pages if p not in self._crashed]
@@ -218,6 +252,38 @@ class BrowserSession:
         self._notices.append(f"{reason}; now on tab {self.index_of(self._active)} "
                              f"({self._active.url})")
         return self._active
+
+    def _reopen_crashed(self, page: Page) -> Page:
+        """A crashed tab comes back at its URL, once: a URL that crashes twice is not
+        reloaded again, so a page that always crashes cannot trap the agent."""
+        url = page.url
+        self._crashed.discard(page)
+        with contextlib.suppress(PlaywrightError):
+            page.close()
+        fresh = self.context.new_page()
+        self._adopt(fresh)
+        seen = self._crash_urls[url] = self._crash_urls.get(url, 0) + 1
+        if seen > 1 or not url.startswith(("http://", "https://", "file://")):
+            self._notices.append(f"the tab crashed at {url} and was replaced by a blank tab")
+            return fresh
+        try:
+            fresh.goto(url, wait_until="domcontentloaded")
+            self._notices.append(f"the tab crashed and was reopened at {url}")
+        except PlaywrightError as exc:
+            self._notices.append(f"the tab crashed; reopening {url} failed: {first_line(exc)}")
+        return fresh
+
+    def notice(self, text: str) -> None:
+        """A note for the next observation (watchdog recoveries use this)."""
+        self._notices.append(text)
+
+    def failed_navigation(self, page: Page) -> tuple[str, str] | None:
+        nav = self._nav.get(page)
+        return nav.failed if nav else None
+
+    def last_good_url(self, page: Page) -> str | None:
+        nav = self._nav.get(page)
+        return nav.last_good if nav else None
 
     def index_of(self, page: Page) -> int:
         pages = self.pages

@@ -1,0 +1,208 @@
+"""Session watchdogs: each notices one way a browser goes wrong and recovers from it.
+
+- HangGuard: a call into the page (an action, an observation) that does not return
+  in time; the tab's renderer is killed so the call fails, and the tab is reloaded.
+- a crashed tab comes back at the URL it was showing (BrowserSession does this).
+- NetworkWatch: a network error page is retried, then left for the last good page.
+- StallWatch: N actions in a row that changed neither URL nor page; the page is reloaded.
+- revive: the browser process died; a new one gets the tabs, URLs, cookies and
+  storage of the last snapshot.
+
+Every recovery leaves a one-line notice that the next observation carries, so the
+Operator knows what happened instead of being surprised by a reloaded page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import psutil
+from playwright.sync_api import Error as PlaywrightError
+
+from colorbrowser.browser.session import BrowserSession, first_line
+
+if TYPE_CHECKING:
+    from colorbrowser.types import Action, ActionResult, Observation
+
+ERROR_PAGE = "chrome-error://"
+RELOADABLE = ("http://", "https://", "file://")
+
+
+@dataclass
+class Snapshot:
+    """What a new browser needs to look like the old one."""
+
+    tabs: list[str] = field(default_factory=list)
+    active: int = 0
+    storage: dict[str, Any] = field(default_factory=dict)
+    taken: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tabs": self.tabs, "active": self.active, "storage": self.storage}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Snapshot:
+        return cls(tabs=list(data.get("tabs") or []), active=int(data.get("active") or 0),
+                   storage=dict(data.get("storage") or {}))
+
+
+def take_snapshot(session: BrowserSession) -> Snapshot:
+    pages = session.pages
+    urls = [p.url for p in pages]
+    active = pages.index(session.page) if session.page in pages else 0
+    return Snapshot(urls, active, session.storage_state(), time.monotonic())
+
+
+def restore_snapshot(session: BrowserSession, snap: Snapshot) -> list[str]:
+    """Start a fresh browser context from a snapshot; returns URLs that did not load."""
+    session.close()
+    session.start(storage_state=snap.storage or None)
+    failed = []
+    first = session.page
+    for i, url in enumerate(snap.tabs or ["about:blank"]):
+        page = first if i == 0 else session.new_tab()
+        if url.startswith(RELOADABLE):
+            try:
+                page.goto(url, wait_until="domcontentloaded")
+            except PlaywrightError:
+                failed.append(url)
+    with contextlib.suppress(IndexError):
+        session.focus_tab(min(snap.active, len(session.pages) - 1))
+    return failed
+
+
+def revive(session: BrowserSession, snap: Snapshot | None) -> str:
+    """The browser died: start a new one with what the last snapshot remembered."""
+    if snap is None or not snap.tabs:
+        session.close()
+        session.start()
+        return "the browser stopped and was restarted; nothing could be restored"
+    failed = restore_snapshot(session, snap)
+    note = (f"the browser stopped and was restarted; {len(snap.tabs)} tab(s), cookies and "
+            "storage were restored")
+    if failed:
+        note += f" ({len(failed)} page(s) did not load again: {', '.join(failed[:3])})"
+    return note
+
+
+class HangGuard:
+    """Times a blocking call; past the deadline it kills this browser's renderers.
+
+    A page stuck in a script loop never answers, and Playwright's evaluate has no
+    timeout of its own. Killing the renderer is the one thing that frees the call
+    without touching Playwright from another thread; the session then reopens the
+    crashed tab at its URL.
+    """
+
+    def __init__(self, session: BrowserSession, timeout_s: float):
+        self.session = session
+        self.timeout_s = timeout_s
+        self.fired: str | None = None
+
+    @staticmethod
+    def _renderers(pid: int | None) -> list[psutil.Process]:
+        if pid is None:
+            return []
+        try:
+            kids = psutil.Process(pid).children(recursive=True)
+        except psutil.Error:
+            return []
+        out = []
+        for proc in kids:
+            with contextlib.suppress(psutil.Error):
+                if "--type=renderer" in proc.cmdline():
+                    out.append(proc)
+        return out
+
+    def _expire(self, what: str, pid: int | None) -> None:
+        self.fired = what
+        for proc in self._renderers(pid):
+            with contextlib.suppress(psutil.Error):
+                proc.kill()
+
+    @contextlib.contextmanager
+    def guard(self, what: str) -> Iterator[None]:
+        self.fired = None
+        pid = self.session.browser_pid  # asked here: the timer thread must not use Playwright
+        timer = threading.Timer(self.timeout_s, self._expire, args=(what, pid))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
+    def notice(self) -> str | None:
+        if self.fired is None:
+            return None
+        return (f"the {self.fired} hung for more than {self.timeout_s:g} s; the page was "
+                "stopped and reloaded")
+
+
+@dataclass
+class NetworkWatch:
+    """A page that failed to load is retried with a pause, then abandoned for the last
+    page that did load, so one flaky request does not end a long task."""
+
+    retries: int = 2
+    pause_s: float = 0.5
+
+    def check(self, session: BrowserSession) -> str | None:
+        page = session.page
+        if not page.url.startswith(ERROR_PAGE):
+            return None
+        failed = session.failed_navigation(page)
+        target = failed[0] if failed else None
+        reason = failed[1] if failed else "the page could not be loaded"
+        if target:
+            for attempt in range(1, self.retries + 1):
+                time.sleep(self.pause_s * attempt)
+                try:
+                    page.goto(target, wait_until="domcontentloaded")
+                except PlaywrightError:
+                    continue
+                if not page.url.startswith(ERROR_PAGE):
+                    return f"{target} failed to load ({reason}) and loaded on retry {attempt}"
+        good = session.last_good_url(page)
+        where = target or "the page"
+        if good:
+            with contextlib.suppress(PlaywrightError):
+                page.goto(good, wait_until="domcontentloaded")
+            return (f"{where} could not be reached ({reason}) after {self.retries} retries; "
+                    f"went back to {good}")
+        return f"{where} could not be reached ({reason}) after {self.retries} retries"
+
+
+@dataclass
+class StallWatch:
+    """Actions that keep changing nothing: reload once, so a wedged page gets a chance."""
+
+    steps: int = 5
+    _count: int = 0
+    _last: tuple[str, str] | None = None
+
+    def acted(self, action: Action, result: ActionResult) -> None:
+        if result.ok and action.name not in {"scroll", "hover", "tab_focus"}:
+            self._count += 1
+
+    def check(self, session: BrowserSession, obs: Observation) -> str | None:
+        key = (obs.url, obs.dom_hash)
+        if key != self._last:
+            self._last, self._count = key, 0
+            return None
+        if self._count < self.steps:
+            return None
+        self._count = 0
+        page = session.page
+        if not page.url.startswith(RELOADABLE):
+            return None
+        try:
+            page.reload(wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            return f"nothing changed for {self.steps} actions; reloading failed: {first_line(exc)}"
+        return f"nothing changed for {self.steps} actions; the page was reloaded"
