@@ -1,8 +1,11 @@
 """Helpers for the test suite and benchmarks; the server itself is colorbrowser.static_server."""
 
+from __future__ import annotations
+
 from colorbrowser.static_server import Route, hang, send_html, serve_directory
 
-__all__ = ["Route", "act", "bid_in", "hang", "prompt_text", "send_html", "serve_directory"]
+__all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "send_html",
+           "serve_directory", "user_text"]
 
 
 def prompt_text(messages) -> str:
@@ -23,3 +26,75 @@ def bid_in(messages, role: str, name: str) -> str:
 def act(thought: str, action: str) -> str:
     """A well-formed Operator reply, for scripted models."""
     return f"<think>{thought}</think>\n<action>{action}</action>"
+
+
+class ScriptedEndpoint:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 whose replies come from a policy
+    function of the request's messages: scripted model replies for tests that run the
+    real CLI in another process. It requires its bearer token like any local server."""
+
+    def __init__(self, policy, *, token: str = "test-token", delay: float = 0.0):
+        self.policy = policy
+        self.token = token
+        self.delay = delay
+        self.requests: list[dict] = []
+        self._server = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> ScriptedEndpoint:
+        import json
+        import threading
+        import time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _reply(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._reply(200, {"object": "list", "data": [{"id": "scripted"}]})
+
+            def do_POST(self) -> None:
+                if self.headers.get("Authorization") != f"Bearer {endpoint.token}":
+                    self._reply(401, {"error": {"message": "bad token"}})
+                    return
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                endpoint.requests.append(body)
+                time.sleep(endpoint.delay)
+                text = endpoint.policy(body["messages"])
+                self._reply(200, {
+                    "id": "x", "object": "chat.completion", "created": 0, "model": "scripted",
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                })
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def user_text(messages: list[dict]) -> str:
+    """The text of the last user message of an OpenAI-format request."""
+    content = [m for m in messages if m["role"] == "user"][-1]["content"]
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if p.get("type") == "text")
+    return content

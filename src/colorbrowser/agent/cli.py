@@ -28,18 +28,19 @@ def model_options(f):
     return f
 
 
-def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
+def settings_from_flags(config_path, base_url, model_name, api_key_env, overrides=None):
+    """Settings from the config file, env vars and the shared model flags, with the
+    command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
     import os
 
     from colorbrowser.errors import ConfigError
 
-    overrides = {("model", "base_url"): base_url, ("model", "model"): model_name}
+    flags = {("model", "base_url"): base_url, ("model", "model"): model_name}
     if api_key_env:
         if not os.environ.get(api_key_env):
             raise ConfigError(f"environment variable {api_key_env} is not set")
-        overrides[("model", "api_key")] = os.environ[api_key_env]
-    overrides.update(more)
-    return load_settings(config_path, overrides)
+        flags[("model", "api_key")] = os.environ[api_key_env]
+    return load_settings(config_path, {**flags, **(overrides or {})})
 
 
 @click.command("run")
@@ -63,10 +64,10 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
     """Let the agent work on GOAL starting at --url."""
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
-        **{("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
-           ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
-           ("summarizer_model", "model"): summarizer_model,
-           ("browser", "headless"): False if headed else None},
+        {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
+         ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
+         ("summarizer_model", "model"): summarizer_model,
+         ("browser", "headless"): False if headed else None},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
@@ -95,9 +96,8 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
     current = settings_from_flags(config_path, base_url, model_name, api_key_env)
     console = Console(stderr=True)
     with contextlib.ExitStack() as stack:
-        episode = resume_episode(Path(run_dir), current, stack, hooks=[ConsoleHook(console)])
-        if headed:
-            episode.env.settings.headless = False
+        episode = resume_episode(Path(run_dir), current, stack, hooks=[ConsoleHook(console)],
+                                 headed=headed)
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
     print_summary(console, result)

@@ -48,10 +48,13 @@ def resume_episode(
     stack: contextlib.ExitStack,
     *,
     hooks: list[Hook] | None = None,
+    headed: bool = False,
     **build: Any,
 ) -> Episode:
     point = checkpoint.load(run_dir)
     settings = settings_for_resume(point.meta, current)
+    if headed:
+        settings.browser.headless = False
     episode = build_episode(
         point.state.goal, point.state.start_url, settings, stack,
         run_dir=run_dir, hooks=hooks or [], write_meta=False, **build,

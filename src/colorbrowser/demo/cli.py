@@ -31,7 +31,7 @@ def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps
     """Run the agent on the bundled demo shop."""
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
-        **{("agent", "max_steps"): max_steps, ("browser", "headless"): False if headed else None},
+        {("agent", "max_steps"): max_steps, ("browser", "headless"): False if headed else None},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, f"demo {goal}")

@@ -1,0 +1,5 @@
+"""``python -m colorbrowser``: the same as the ``colorbrowser`` command."""
+
+from colorbrowser.cli import main
+
+main()
