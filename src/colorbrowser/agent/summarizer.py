@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from colorbrowser.agent.state import StepContext
 
 KEEP_DETAILED = 3  # newest progress items kept word for word
-EARLIER_MAX = 6  # collapsed older items kept as short phrases; beyond that, a count
+EARLIER_MAX = 3  # collapsed older items kept as short phrases; beyond that, a count
 ITEM_CHARS = 200
 
 
