@@ -82,8 +82,10 @@ def ensure_model(cache_dir: Path, *, source: Path | None = None) -> Path:
     tmp = target.with_name(f".{CACHED_NAME}.{os.getpid()}.tmp")
     with _open_log(Path(cache_dir), "quantize.log") as log:
         try:
+            # -P: the working directory never shadows a module in the child.
             proc = subprocess.run(
-                [sys.executable, "-m", "colorbrowser.llm._child", "quantize", str(src), str(tmp)],
+                [sys.executable, "-P", "-m", "colorbrowser.llm._child", "quantize", str(src),
+                 str(tmp)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, timeout=600, check=False)
             ok = proc.returncode == 0 and _is_gguf(tmp)
         except subprocess.TimeoutExpired:
@@ -154,7 +156,7 @@ class OfflineServer:
         self.token = secrets.token_urlsafe(24)
         self.port = _free_port()
         env = dict(os.environ, **{TOKEN_ENV: self.token, PARENT_ENV: str(os.getpid())})
-        cmd = [sys.executable, "-m", "colorbrowser.llm._child", "serve", str(self.model_path),
+        cmd = [sys.executable, "-P", "-m", "colorbrowser.llm._child", "serve", str(self.model_path),
                str(self.port), MODEL_ALIAS, str(self.n_ctx), str(self.n_threads)]
         with _open_log(self.cache_dir, self.log_path.name) as log:
             self.process = subprocess.Popen(
