@@ -13,6 +13,13 @@ from colorbrowser.agent.console import ConsoleHook, print_summary
 from colorbrowser.agent.factory import build_episode, new_run_dir
 from colorbrowser.config import load_settings
 from colorbrowser.errors import UserError
+from colorbrowser.hitl.flags import (
+    help_options,
+    knowledge_options,
+    loop_console_hooks,
+    loop_overrides,
+    terminal_asker,
+)
 
 
 def model_options(f):
@@ -28,7 +35,8 @@ def model_options(f):
     return f
 
 
-def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
+def settings_from_flags(config_path, base_url, model_name, api_key_env, more=None):
+    """``more`` maps setting paths such as ("agent", "max_steps") to flag values."""
     import os
 
     from colorbrowser.errors import ConfigError
@@ -38,7 +46,7 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
         if not os.environ.get(api_key_env):
             raise ConfigError(f"environment variable {api_key_env} is not set")
         overrides[("model", "api_key")] = os.environ[api_key_env]
-    overrides.update(more)
+    overrides.update(more or {})
     return load_settings(config_path, overrides)
 
 
@@ -58,15 +66,18 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, **more):
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@knowledge_options
+@help_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, memory,
-                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json):
+                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json,
+                **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
-        **{("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
-           ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
-           ("summarizer_model", "model"): summarizer_model,
-           ("browser", "headless"): False if headed else None},
+        {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
+         ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
+         ("summarizer_model", "model"): summarizer_model,
+         ("browser", "headless"): False if headed else None, **loop_overrides(**loop_flags)},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
@@ -75,7 +86,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                         "or another --out")
     with contextlib.ExitStack() as stack:
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
-                                hooks=[ConsoleHook(console)])
+                                hooks=loop_console_hooks(settings, console),
+                                asker=terminal_asker(settings, console))
         result = episode.run()
     print_summary(console, result)
     if as_json:
