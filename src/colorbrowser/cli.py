@@ -22,6 +22,8 @@ COMMANDS: dict[str, str] = {
     "doctor": "colorbrowser.doctor:doctor_command",
     "demo": "colorbrowser.demo.cli:demo_command",
     "observe": "colorbrowser.browser.cli:observe_command",
+    "adapt": "colorbrowser.hitl.cli:adapt_command",
+    "review": "colorbrowser.hitl.cli:review_command",
 }
 
 

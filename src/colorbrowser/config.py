@@ -7,12 +7,21 @@ One typed model so that a broken file or variable is reported as one clear line
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from colorbrowser.errors import ConfigError
 
@@ -75,7 +84,67 @@ class AgentSettings(_Strict):
     knowledge: Literal["on", "off", "frozen"] = "on"
     tips_k: int = Field(3, ge=0, le=20)
     tips_token_budget: int = Field(400, ge=0)
+    tips_embeddings: bool = True  # the embedding stage of retrieval (loads torch once)
     send_screenshot: bool = True
+
+
+# Text that means the page shows an error. Plain entries match as whole words, any
+# case; "re:" entries are regexes (also case-insensitive).
+DEFAULT_ERROR_PHRASES: tuple[str, ...] = (
+    "access denied", "permission denied", "not authorized to", "you are not allowed",
+    "out of stock", "sold out", "page not found", "page could not be found",
+    "something went wrong", "an error occurred", "internal server error",
+    "service unavailable", "too many requests", "session has expired",
+    r"re:\b[45]\d\d\b\W{0,3}(?:error|not found|forbidden|unauthori[sz]ed|bad request|gone"
+    r"|bad gateway|service unavailable|gateway time-?out|too many requests)\b",
+    r"re:\berror (?:code|status)\W{0,3}[45]\d\d\b",
+)
+
+
+def compile_phrase(entry: str) -> re.Pattern[str]:
+    """One error phrase as a regex; raises ValueError naming the entry when it is broken."""
+    if entry.startswith("re:"):
+        try:
+            return re.compile(entry[3:], re.I)
+        except re.error as exc:
+            raise ValueError(f"invalid regex {entry!r}: {exc}") from None
+    words = " ".join(entry.split())
+    if not words:
+        raise ValueError("empty error phrase")
+    body = r"\s+".join(re.escape(w) for w in words.split(" "))
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.I)
+
+
+class HitlSettings(_Strict):
+    """Failure triggers and asking a person (human-in-the-loop knowledge adaptation)."""
+
+    interactive: bool = False  # pause on a trigger and ask the person at the terminal
+    triggers: bool = True  # rule-based detectors; their findings also steer the Summarizer
+    critic_every: int = Field(0, ge=0)  # LLM critic after every k-th action; 0 = off
+    cooldown: int = Field(3, ge=0)  # steps before the same trigger may fire again
+    cycle_repeats: int = Field(2, ge=2)  # a URL sequence seen this many times in a row
+    cycle_max_len: int = Field(3, ge=2, le=10)  # longest URL sequence looked for
+    repeat_actions: int = Field(3, ge=2)  # the same action this many times in a row
+    still_actions: int = Field(3, ge=1)  # this many actions without DOM or URL change
+    error_actions: int = Field(3, ge=1)  # failed actions among the last error_window
+    error_window: int = Field(5, ge=1)
+    budget_fraction: float = Field(0.8, gt=0, le=1)  # share of max_steps used ...
+    progress_window: int = Field(3, ge=1)  # ... with no new page or note in this many steps
+    error_phrases: list[str] = Field(default_factory=lambda: list(DEFAULT_ERROR_PHRASES))
+
+    @field_validator("error_phrases")
+    @classmethod
+    def _phrases_compile(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            compile_phrase(entry)
+        return value
+
+    @model_validator(mode="after")
+    def _window_holds_the_errors(self) -> HitlSettings:
+        if self.error_window < self.error_actions:
+            raise ValueError(f"error_window ({self.error_window}) must be at least "
+                             f"error_actions ({self.error_actions})")
+        return self
 
 
 class PathSettings(_Strict):
@@ -90,6 +159,7 @@ class Settings(_Strict):
     summarizer_model: ModelSettings | None = None
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
+    hitl: HitlSettings = Field(default_factory=HitlSettings)
     paths: PathSettings = Field(default_factory=PathSettings)
 
     @model_validator(mode="after")

@@ -13,6 +13,13 @@ from colorbrowser.agent.console import ConsoleHook, print_summary
 from colorbrowser.agent.factory import build_episode, new_run_dir
 from colorbrowser.config import load_settings
 from colorbrowser.errors import UserError
+from colorbrowser.hitl.flags import (
+    help_options,
+    knowledge_options,
+    loop_console_hooks,
+    loop_overrides,
+    terminal_asker,
+)
 
 
 def model_options(f):
@@ -59,15 +66,18 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@knowledge_options
+@help_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, memory,
-                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json):
+                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json,
+                **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
         {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
          ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
          ("summarizer_model", "model"): summarizer_model,
-         ("browser", "headless"): False if headed else None},
+         ("browser", "headless"): False if headed else None, **loop_overrides(**loop_flags)},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
@@ -76,7 +86,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                         "or another --out")
     with contextlib.ExitStack() as stack:
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
-                                hooks=[ConsoleHook(console)])
+                                hooks=loop_console_hooks(settings, console),
+                                asker=terminal_asker(settings, console))
         result = episode.run()
     print_summary(console, result)
     if as_json:

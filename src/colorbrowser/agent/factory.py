@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from colorbrowser import __version__
 from colorbrowser.agent.hooks import Hook
@@ -21,6 +21,10 @@ from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, slugify
 from colorbrowser.config import ModelSettings, Settings
 from colorbrowser.protocols import Environment, Model
+
+if TYPE_CHECKING:
+    from colorbrowser.hitl.asking import Asker
+    from colorbrowser.knowledge.store import KnowledgeBase
 
 
 def new_run_dir(root: Path, goal: str) -> Path:
@@ -75,6 +79,34 @@ def settings_snapshot(settings: Settings) -> dict[str, Any]:
     return settings.model_dump(mode="json")
 
 
+# -- knowledge and human help (issue 4) ---------------------------------------------
+def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
+                    kb: KnowledgeBase | None = None) -> list[Hook]:
+    """Tips and URL shortcuts from the knowledge base; [] when knowledge is off.
+
+    Pass ``kb`` to share one open store across episodes (adapt); otherwise the store
+    is opened here (read-only when frozen) and closed with ``stack``.
+    """
+    if settings.agent.knowledge == "off":
+        return []
+    from colorbrowser.agent.shortcuts import ShortcutHook
+    from colorbrowser.knowledge.hook import KnowledgeHook, open_knowledge
+
+    kb = kb if kb is not None else open_knowledge(settings, stack)
+    agent = settings.agent
+    return [KnowledgeHook(kb, k=agent.tips_k, token_budget=agent.tips_token_budget),
+            ShortcutHook(kb.shortcuts_for)]
+
+
+def help_hooks(settings: Settings, model: Model, kb: KnowledgeBase | None,
+               asker: Asker | None = None) -> list[Hook]:
+    """Failure triggers, the critic and asking a person (settings.hitl)."""
+    from colorbrowser.hitl.hook import build_trigger_hook
+
+    hook = build_trigger_hook(settings.hitl, model=model, kb=kb, asker=asker)
+    return [hook] if hook is not None else []
+
+
 def build_episode(
     goal: str,
     start_url: str | None,
@@ -87,7 +119,16 @@ def build_episode(
     hooks: Sequence[Hook] = (),
     extra_secrets: Sequence[str] = (),
     write_meta: bool = True,
+    kb: KnowledgeBase | None = None,
+    asker: Asker | None = None,
 ) -> Episode:
+    if settings.agent.knowledge == "off":
+        kb = None
+    elif kb is None:  # first, so a missing frozen store fails before anything starts
+        from colorbrowser.knowledge.hook import open_knowledge
+
+        kb = open_knowledge(settings, stack)
+    knowledge = knowledge_hooks(settings, stack, kb)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     env = env or open_browser(settings, stack)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
@@ -116,5 +157,5 @@ def build_episode(
         start_url=start_url,
         trajectory=trajectory,
         memory=build_memory(settings, model, stack),
-        hooks=hooks,
+        hooks=[*knowledge, *help_hooks(settings, model, kb, asker), *hooks],
     )

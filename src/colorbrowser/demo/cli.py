@@ -7,18 +7,43 @@ runs one episode and shows it step by step; the run folder holds the trajectory.
 from __future__ import annotations
 
 import contextlib
+import tempfile
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from colorbrowser.agent.cli import model_options, settings_from_flags
-from colorbrowser.agent.console import ConsoleHook, print_summary
+from colorbrowser.agent.console import print_summary
 from colorbrowser.agent.factory import build_episode, new_run_dir
+from colorbrowser.hitl.flags import help_options, loop_console_hooks, terminal_asker
+from colorbrowser.knowledge.patterns import url_host
+from colorbrowser.knowledge.tip import Tip, make_tip
 from colorbrowser.static_server import StaticServer
 
 SITE = Path(__file__).parent / "site"
+TIPS = Path(__file__).parent / "tips.yaml"
+TIPS_ROOT = "http://127.0.0.1/"  # where tips.yaml pretends the shop lives
 DEFAULT_GOAL = "What is the price of the wool hiking socks?"
+
+
+def shop_tips(base_url: str) -> list[Tip]:
+    """The demo tips moved to the shop's real address (port and token path)."""
+    from colorbrowser.knowledge.exchange import read_tips_file
+
+    base = base_url.rstrip("/") + "/"
+
+    def move(url: str | None) -> str | None:
+        return base + url[len(TIPS_ROOT):] if url and url.startswith(TIPS_ROOT) else url
+
+    moved = []
+    for tip in read_tips_file(TIPS):
+        data = tip.model_dump(exclude={"created", "updated", "stats"})
+        data.update(site=url_host(base_url), url_template=move(tip.url_template),
+                    url_patterns=[move(p) for p in tip.url_patterns])
+        moved.append(make_tip(**data))
+    return moved
 
 
 @click.command("demo")
@@ -27,19 +52,39 @@ DEFAULT_GOAL = "What is the price of the wool hiking socks?"
 @click.option("--max-steps", type=int, default=8, show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None)
 @click.option("--headed", is_flag=True, help="Show the browser window.")
-def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps, out_dir, headed):
-    """Run the agent on the bundled demo shop."""
+@click.option("--knowledge", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="off: run without the shop's tips (to compare).")
+@help_options
+def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps, out_dir, headed,
+                 knowledge, interactive, critic_every):
+    """Run the agent on the bundled demo shop, with the shop's tips and shortcuts."""
+    from colorbrowser.knowledge.store import KnowledgeBase
+
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
-        {("agent", "max_steps"): max_steps, ("browser", "headless"): False if headed else None},
+        {("agent", "max_steps"): max_steps, ("browser", "headless"): False if headed else None,
+         ("agent", "knowledge"): knowledge, ("hitl", "interactive"): interactive,
+         ("hitl", "critic_every"): critic_every},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, f"demo {goal}")
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(StaticServer(SITE))
         console.print(f"[bold]demo shop[/] {server.url}/index.html")
+        kb = None
+        if knowledge == "on":
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="colorbrowser-demo-"))
+            kb = KnowledgeBase.open(Path(folder) / "knowledge.db",
+                                    embeddings=settings.agent.tips_embeddings)
+            stack.callback(kb.close)
+            tips = shop_tips(server.url)
+            kb.add_many(tips)
+            console.print(f"[bold]shop tips[/] {len(tips)} loaded into a temporary knowledge "
+                          f"base: {escape(', '.join(t.id for t in tips))}")
         episode = build_episode(goal, f"{server.url}/index.html", settings, stack,
-                                run_dir=run_dir, hooks=[ConsoleHook(console)])
+                                run_dir=run_dir, kb=kb,
+                                hooks=loop_console_hooks(settings, console),
+                                asker=terminal_asker(settings, console))
         result = episode.run()
     print_summary(console, result)
     return 0

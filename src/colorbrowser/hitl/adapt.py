@@ -1,0 +1,181 @@
+"""The offline adaptation loop: run tasks with nobody watching, queue what went wrong.
+
+Every trigger (once per kind and episode) and every failed task becomes a review
+queue item in the knowledge base, with what a person needs to write a tip later
+(``colorbrowser review``). Tasks run one after another on one browser; the
+parallel evaluation runner is a separate piece.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from colorbrowser.agent.factory import build_episode
+from colorbrowser.agent.hooks import Hook
+from colorbrowser.agent.trajectory import slugify
+from colorbrowser.bench.task import Task, TaskSetupError, Validation
+from colorbrowser.errors import BrowserError, UserError
+from colorbrowser.hitl.asking import HelpAnswer, HelpRequest, propose_scope
+from colorbrowser.knowledge.hook import KnowledgeHook
+from colorbrowser.knowledge.review_queue import QueueItem
+
+if TYPE_CHECKING:
+    from colorbrowser.agent.loop import Episode
+    from colorbrowser.browser.env import BrowserEnv
+    from colorbrowser.config import Settings
+    from colorbrowser.knowledge.store import KnowledgeBase
+    from colorbrowser.protocols import Model
+    from colorbrowser.types import Observation
+
+
+class QueueAsker:
+    """Stands in for the person during ``adapt``: each request is queued, the run goes on."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.kinds: set[str] = set()
+        self.items: list[QueueItem] = []
+
+    def ask(self, request: HelpRequest) -> HelpAnswer:
+        kinds = set(request.kinds) or {request.reason}
+        if kinds <= self.kinds:  # already queued for this episode
+            return HelpAnswer("skip")
+        self.kinds |= kinds
+        self.queue(QueueItem(
+            site=request.site, url=request.url, goal=request.goal, reason=request.reason,
+            summary=request.summary, last_actions=list(request.last_actions),
+            screenshot_path=request.screenshot, run_dir=request.run_dir,
+        ))
+        return HelpAnswer("skip")
+
+    def queue(self, item: QueueItem) -> QueueItem:
+        item = self.kb.queue_add(item)
+        self.items.append(item)
+        return item
+
+
+class PreparedEnv:
+    """The task has already opened its page (and maybe started a timer on it): the
+    episode's reset must only look at that page, never navigate or open a tab."""
+
+    def __init__(self, env: BrowserEnv) -> None:
+        self.env = env
+
+    def reset(self, url: str | None = None) -> Observation:
+        return self.env.observe()
+
+    def observe(self) -> Observation:
+        return self.env.observe()
+
+    def step(self, action):
+        return self.env.step(action)
+
+    def close(self) -> None:  # the browser outlives the task
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
+
+
+@dataclass
+class TaskOutcome:
+    task_id: str
+    status: str  # the episode's status, or "setup_error"
+    success: bool = False
+    reward: float = 0.0
+    steps: int = 0
+    queued: list[int] = field(default_factory=list)  # review queue ids
+    run_dir: str | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def failure_reason(status: str, validation: Validation) -> str:
+    if validation.error:
+        return f"task could not be scored ({validation.error}); episode ended: {status}"
+    detail = validation.info.get("reason")
+    tail = f", {detail}" if detail else ""
+    return f"task failed (episode ended: {status}, reward {validation.reward:g}{tail})"
+
+
+def _validate(task: Task, env: BrowserEnv, answer: str | None) -> Validation:
+    try:
+        return task.validate(env.page, answer)
+    except Exception as exc:  # a judge or page failure leaves the task unscored
+        return Validation.unscored(f"{type(exc).__name__}: {exc}")
+
+
+def _final_screenshot(env: BrowserEnv, episode: Episode) -> str | None:
+    if episode.trajectory is None:
+        return None
+    try:
+        png = env.page.screenshot()
+    except Exception:  # a page that is gone has no picture; the queue item still helps
+        return None
+    rel = episode.trajectory.save_image("final.png", png)
+    return str(episode.trajectory.dir / rel) if rel else None
+
+
+def run_task(task: Task, settings: Settings, *, env: BrowserEnv, model: Model,
+             kb: KnowledgeBase, run_dir: Path, hooks: list[Hook] | None = None) -> TaskOutcome:
+    """Set up, run, validate and tear down one task; never raises for the task's own
+    problems (they are the outcome)."""
+    outcome = TaskOutcome(task.id, "setup_error", run_dir=str(run_dir))
+    try:
+        env.reset(None)  # a fresh tab: nothing left from the task before
+        spec = task.setup(env.page)
+        if spec.viewport:
+            env.page.set_viewport_size({"width": spec.viewport[0], "height": spec.viewport[1]})
+    except (TaskSetupError, BrowserError, UserError) as exc:
+        outcome.error = str(exc)
+        task.teardown()
+        return outcome
+    asker = QueueAsker(kb)
+    try:
+        with contextlib.ExitStack() as stack:
+            episode = build_episode(spec.goal, spec.start_url, settings, stack, run_dir=run_dir,
+                                    model=model, env=PreparedEnv(env), kb=kb, asker=asker,
+                                    hooks=hooks or [])
+            knowledge = [h for h in episode.hooks if isinstance(h, KnowledgeHook)]
+            for hook in knowledge:
+                hook.defer_outcome = True  # success is the task's verdict, not "stopped"
+            result = episode.run()
+            validation = _validate(task, env, result.answer)
+            for hook in knowledge:
+                hook.record_outcome(validation.success)
+            if episode.trajectory is not None:
+                episode.trajectory.write_json("validation.json", {
+                    "task": task.id, "success": validation.success,
+                    "reward": validation.reward, "error": validation.error,
+                    "info": validation.info,
+                })
+            outcome.status, outcome.steps = result.status, result.steps
+            outcome.success, outcome.reward = validation.success, validation.reward
+            outcome.error = result.error or validation.error
+            if not validation.success:
+                url = env.page.url
+                state = episode.state
+                asker.queue(QueueItem(
+                    site=propose_scope(url)[0] or task.site, url=url, goal=spec.goal,
+                    reason=failure_reason(result.status, validation), summary=state.summary,
+                    last_actions=[h.line() for h in state.recent(5)],
+                    screenshot_path=_final_screenshot(env, episode), run_dir=str(run_dir),
+                ))
+    finally:
+        task.teardown()
+    outcome.queued = [item.id for item in asker.items if item.id is not None]
+    return outcome
+
+
+def task_run_dir(root: Path, task_id: str) -> Path:
+    base = root / slugify(task_id.replace(":", "-"), limit=60)
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path

@@ -1,0 +1,167 @@
+"""Triggers in the loop: detect, ask a person, and put their answer to work at once.
+
+Before each decision the hook runs the rule detectors (and, when due, the critic)
+over the trajectory so far. What fires goes into ``ctx.triggers``, where the
+Summarizer treats it as a deviation and the console shows it. With an Asker the
+episode pauses: a tip is stored and shown in this very step's Operator prompt (and
+on later pages it covers), a hint is shown once, abort ends the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from colorbrowser.agent.hooks import Hook
+from colorbrowser.config import HitlSettings
+from colorbrowser.errors import Aborted, ColorBrowserError
+from colorbrowser.hitl.asking import Asker, HelpAnswer, HelpRequest, scope_matches
+from colorbrowser.hitl.critic import Critic
+from colorbrowser.hitl.triggers import Detector, PageMark, Trace, Trigger
+from colorbrowser.knowledge.retrieve import prompt_text
+from colorbrowser.knowledge.tip import InvalidTip, Tip
+
+if TYPE_CHECKING:
+    from colorbrowser.agent.loop import Episode
+    from colorbrowser.agent.state import StepContext
+    from colorbrowser.knowledge.store import KnowledgeBase
+    from colorbrowser.types import Observation
+
+log = logging.getLogger(__name__)
+RECENT_ACTIONS = 5
+
+
+@dataclass
+class TriggerHook(Hook):
+    settings: HitlSettings
+    detector: Detector | None = None
+    critic: Critic | None = None
+    asker: Asker | None = None
+    kb: KnowledgeBase | None = None
+    pages: list[PageMark] = field(default_factory=list)
+    session_tips: list[Tip] = field(default_factory=list)  # a person's tips of this run
+    fired: list[Trigger] = field(default_factory=list)
+    closed: bool = False  # the person's input ended: stop asking
+    _previous_text: str | None = None
+
+    @property
+    def can_store(self) -> bool:
+        return self.kb is not None and not self.kb.readonly
+
+    def on_start(self, episode: Episode) -> None:
+        self.pages, self.fired, self.session_tips = [], [], []
+        self._previous_text = None
+        if self.detector:
+            self.detector.reset()
+
+    # -- detection --------------------------------------------------------------
+    def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
+        self.pages.append(PageMark(ctx.step, obs.url, obs.dom_hash))
+        triggers: list[Trigger] = []
+        if self.detector:
+            trace = Trace(step=ctx.step, max_steps=episode.settings.max_steps,
+                          pages=self.pages, actions=episode.state.history, title=obs.title,
+                          text=obs.axtree, previous_text=self._previous_text)
+            triggers += self.detector.check(trace)
+        self._previous_text = obs.axtree
+        triggers += self._critic(episode, ctx, obs)
+        self.fired += triggers
+        ctx.triggers.extend(t.to_json() for t in triggers)
+        self._inject_session_tips(ctx, obs.url)
+        if triggers and self.asker is not None and not self.closed:
+            self._ask(episode, ctx, obs, triggers)
+
+    def _critic(self, episode: Episode, ctx: StepContext, obs: Observation) -> list[Trigger]:
+        history = episode.state.history
+        if self.critic is None or not history or not self.critic.due(len(history)):
+            return []
+        verdict = self.critic.check(episode.state.goal, history[-1], obs)
+        episode.state.usage.add(verdict.usage)
+        ctx.extra["critic"] = verdict.to_json()
+        if verdict.consistent is not False:
+            return []
+        trigger = Trigger("critic", f"critic: {verdict.reason or 'page does not fit the intent'}",
+                          ctx.step, key=obs.url)
+        if self.detector and not self.detector.admit(trigger):
+            return []
+        return [trigger]
+
+    # -- asking -----------------------------------------------------------------
+    def request(self, episode: Episode, ctx: StepContext, obs: Observation,
+                triggers: list[Trigger]) -> HelpRequest:
+        state = episode.state
+        screenshot = None
+        if episode.trajectory is not None and obs.screenshot:
+            # The same name the step record will use, so the file is not duplicated.
+            rel = episode.trajectory.save_image(f"{ctx.step:04d}.png", obs.screenshot)
+            screenshot = str(episode.trajectory.dir / rel) if rel else None
+        return HelpRequest.at(
+            "; ".join(t.reason for t in triggers), state.goal, obs.url, step=ctx.step,
+            summary=state.summary, screenshot=screenshot, can_store=self.can_store,
+            last_actions=[h.line() for h in state.recent(RECENT_ACTIONS)],
+            kinds=[t.kind for t in triggers],
+            run_dir=str(episode.trajectory.dir) if episode.trajectory is not None else None,
+        )
+
+    def _ask(self, episode: Episode, ctx: StepContext, obs: Observation,
+             triggers: list[Trigger]) -> None:
+        request = self.request(episode, ctx, obs, triggers)
+        answer = self.asker.ask(request)
+        self.closed = self.closed or answer.closed
+        help_record: dict[str, Any] = {"reason": request.reason, "answer": answer.kind}
+        ctx.extra["help"] = help_record
+        if answer.kind == "abort":
+            raise Aborted(f"stopped by the person at step {ctx.step}: {request.reason}")
+        if answer.kind == "hint" and answer.text.strip():
+            ctx.hints.append(answer.text.strip())
+        elif answer.kind == "tip":
+            tip = self._tip(answer, help_record)
+            if tip is not None:
+                self.session_tips.append(tip)
+                self._show(ctx, tip)
+
+    def _tip(self, answer: HelpAnswer, record: dict[str, Any]) -> Tip | None:
+        try:
+            tip = answer.tip(tags=["hitl"])
+        except InvalidTip as exc:  # an Asker that skipped validation
+            record["error"] = str(exc)
+            return None
+        record["tip_id"] = tip.id
+        record["stored"] = False
+        if self.can_store:
+            try:
+                self.kb.add(tip)
+                record["stored"] = True
+            except (ColorBrowserError, sqlite3.Error) as exc:
+                record["error"] = f"tip not stored: {exc}"
+                log.warning("tip not stored: %s", exc)
+        return tip
+
+    # -- the person's tips stay in force for the rest of the run ------------------
+    def _inject_session_tips(self, ctx: StepContext, url: str) -> None:
+        for tip in self.session_tips:
+            if scope_matches(tip, url):
+                self._show(ctx, tip)
+
+    @staticmethod
+    def _show(ctx: StepContext, tip: Tip) -> None:
+        if tip.id not in ctx.tip_ids:
+            ctx.tips.append(prompt_text(tip))
+            ctx.tip_ids.append(tip.id)
+
+
+def build_trigger_hook(settings: HitlSettings, *, model=None, kb: KnowledgeBase | None = None,
+                       asker: Asker | None = None) -> TriggerHook | None:
+    """The hook the settings ask for; None when nothing would ever fire or ask."""
+    detector = Detector.from_settings(settings) if settings.triggers else None
+    critic = Critic(model, every=settings.critic_every) if settings.critic_every and model \
+        else None
+    if asker is None and settings.interactive:
+        from colorbrowser.hitl.terminal import TerminalAsker
+
+        asker = TerminalAsker()
+    if detector is None and critic is None:
+        return None
+    return TriggerHook(settings, detector=detector, critic=critic, asker=asker, kb=kb)
