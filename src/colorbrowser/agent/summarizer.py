@@ -8,7 +8,6 @@ track or broke a tip, and the result never exceeds its token budget.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 
 from colorbrowser.agent.prompts import TEMPLATE_DIR, page_fence, render
 from colorbrowser.errors import ModelError
+from colorbrowser.llm.jsonreply import json_object
 from colorbrowser.protocols import Model
 from colorbrowser.types import Constraint, Message, Observation, Usage
 
@@ -95,15 +95,7 @@ def _clip(text: str, limit: int) -> str:
 
 def parse_reply(text: str) -> SummaryReply:
     """Read the model's JSON, tolerating prose or code fences around it."""
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        raise ValueError("the summary is not a JSON object")
-    try:
-        data = json.loads(text[start : end + 1], strict=False)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the summary is not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise ValueError("the summary is not a JSON object")
+    data = json_object(text, "the summary")
     try:
         return SummaryReply.model_validate(data)
     except ValidationError as exc:

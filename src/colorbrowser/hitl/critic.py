@@ -7,7 +7,6 @@ recorded as an error and the episode goes on: the critic only ever adds a trigge
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from colorbrowser.agent.prompts import page_fence, render
 from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.errors import ModelError
+from colorbrowser.llm.jsonreply import json_object
 from colorbrowser.protocols import Model
 from colorbrowser.types import Constraint, Message, Observation, Usage
 
@@ -52,15 +52,7 @@ def critic_grammar() -> str:
 
 def parse_verdict(text: str) -> tuple[bool, str]:
     """(consistent, reason) from the model's reply; ValueError says what is wrong."""
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        raise ValueError("the critic's reply is not a JSON object")
-    try:
-        data = json.loads(text[start : end + 1], strict=False)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the critic's reply is not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise ValueError("the critic's reply is not a JSON object")
+    data = json_object(text, "the critic's reply")
     verdict = data.get("verdict")
     if isinstance(verdict, str):
         verdict = verdict.strip().lower()
