@@ -66,6 +66,7 @@ def test_resume_after_sigkill_continues_at_the_right_step(tmp_path):
             ScriptedEndpoint(policy, delay=0.4) as model:
         args = ["run", "Increment the counter to 6", "--url", f"{site.url}/step",
                 "--base-url", model.url, "--memory", "none", "--max-steps", "15",
+                "--knowledge", "off",
                 "--out", str(run_dir), "--json"]
         first = subprocess.Popen(cli(*args, env=env), env=env, start_new_session=True,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
