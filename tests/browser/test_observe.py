@@ -21,7 +21,7 @@ def test_tree_prints_roles_names_and_states(env, page_url):
         ("Email", "textbox"): "textbox 'Email' required",
         ("City", "textbox"): "textbox 'City' value='Lyon'",
         ("Size", "combobox"): "combobox 'Size' value='Medium' options=['Small', 'Medium', 'Large']",
-        ("Menu", "button"): "button 'Menu' collapsed",
+        ("Menu", "button"): "button 'Menu' collapsed: ☰",  # labelled; shows an icon
         ("Filters", "button"): "button 'Filters' expanded",
         ("Overview", "tab"): "tab 'Overview' selected",
         ("Custom check", "checkbox"): "checkbox 'Custom check' checked",

@@ -23,8 +23,8 @@
     Object.defineProperty(W, '__colorbrowser', { value: st, enumerable: false });
   }
 
-  const { SKIP, WIDGET, QUIET, INLINE, css, clean, cap, kids, hiddenTree, roleOf, nameOf,
-    statesOf } = (__ARIA__)(MAX_NAME);
+  const { SKIP, WIDGET, QUIET, INLINE, css, clean, cap, kids, hiddenTree, textOf, roleOf,
+    nameOf, statesOf } = (__ARIA__)(MAX_NAME);
 
   const deepActive = () => {
     let a = document.activeElement;
@@ -132,7 +132,11 @@
         if (name.length <= MAX_NAME) quiet = true;
         else name = interactive ? cap(name) : '';
       } else name = cap(name);
-      if (name && QUIET.has(role)) quiet = true;
+      // The content of a button-like control is its name, so it is not printed again,
+      // unless an aria-label or label named it and the content says something else
+      // (a switch labelled 'Dark mode' that shows 'Off').
+      if (name && QUIET.has(role) && (fromContent || !el.firstChild
+          || name.toLowerCase().includes(textOf(el, MAX_NAME).toLowerCase()))) quiet = true;
       let flags = interactive ? 1 : 0;
       if (opaque && r.width > 0 && r.height > 0) {
         flags |= 2;

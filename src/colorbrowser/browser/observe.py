@@ -24,7 +24,8 @@ from colorbrowser.types import BBox, ElementInfo, Observation
 
 MAX_FRAME_DEPTH = 4
 _STATE_ORDER = ("checked", "selected", "expanded", "pressed", "disabled", "required",
-                "readonly", "invalid", "multiselectable", "focused", "level", "value", "hint")
+                "readonly", "invalid", "multiselectable", "focused", "level", "value", "range",
+                "format", "hint")
 _FLAG_WORDS = {"disabled", "required", "readonly", "invalid", "multiselectable", "focused"}
 _DOC_ATTR = "_colorbrowser_doc"
 
@@ -164,6 +165,8 @@ def _state_words(states: dict[str, Any]) -> list[str]:
             words.append(f"level={value}")
         elif key in ("value", "hint"):
             words.append(f"{key}={value!r}")
+        elif key in ("format", "range"):
+            words.append(f"{key}={value}")
     return words
 
 
@@ -211,7 +214,7 @@ def format_axtree(rows: list[list[Any]], *, interactive_only: bool = False) -> s
         if row[11] == "option" and row[3] >= 0 and rows[row[3]][11] == "select":
             keep[i] = False
             continue
-        if children[i] == 1 and text_kids[i] == 1 and not row[2]:
+        if children[i] == 1 and text_kids[i] == 1:
             fold[i] = last_child[i]
             folded[last_child[i]] = True
         elif (children[i] == 1 and not text_kids[i] and not row[2] and not row[4] & 1
