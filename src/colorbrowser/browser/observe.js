@@ -7,7 +7,8 @@
 // Node rows: [bid, role, name, parent, flags, states, x, y, w, h, frame, tag]
 //   bid ''  + role 'text' = a run of visible text (name holds the text)
 //   flags: 1 interactive, 2 drawn (has a box, not transparent), 4 covered by another element
-// Result: {doc, url, title, focused, nodes, frames, xframes}
+// Result: {doc, url, title, focused, nodes, frames, xframes, pending}
+//   pending: same-origin frames caught between documents (the caller waits, walks again)
 (opts) => {
   const MAX_NAME = opts.maxName || 150;
   const PREFIX = opts.prefix || '';
@@ -46,6 +47,7 @@
   const nodes = [];
   const frames = [[]];
   const xframes = [];
+  let pendingFrames = 0;
   const fresh = [];  // element rows that still need a bid
   const used = new Set();
   let lastText = -1;  // row index of a text run that may still grow
@@ -170,6 +172,8 @@
         frames.push({ parentFrame: ctx.frame, row: parent });
         const fi = frames.length - 1;
         walk(doc.documentElement, { parent, frame: fi, ox, oy, quiet: false, opaque });
+      } else if (doc) {
+        pendingFrames += 1;  // same-origin, but its document is still being created
       } else {
         xframes.push({ row: parent, ox, oy, frame: ctx.frame });
       }
@@ -241,6 +245,6 @@
   for (const x of xframes) x.bid = nodes[x.row][0];
   return JSON.stringify({
     doc: st.doc, url: location.href, title: document.title, focused,
-    nodes, frames: frameRows.map((p, i) => [p, frameBids[i]]), xframes,
+    nodes, frames: frameRows.map((p, i) => [p, frameBids[i]]), xframes, pending: pendingFrames,
   });
 }
