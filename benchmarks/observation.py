@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -53,6 +54,7 @@ ALL_PAGES = [*CORPUS, *MINIWOB]
 # MiniWoB's "Time left" display ticks every second; the two sides read the page at
 # different moments, so it is frozen on both (the episode timer itself keeps running).
 STOP_COUNTDOWN = "() => clearInterval(core.CD_TIMER)"
+_URL_ATTR = re.compile(r", url='[^']*'")
 
 
 @dataclass
@@ -61,6 +63,7 @@ class Side:
     first: float
     text: str
     tokens: int = 0
+    tokens_no_urls: int = 0  # BrowserGym's text without its link URLs (ours has none)
     parts: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -155,6 +158,7 @@ def measure(env: BrowserEnv, reference: Reference | None, steps: list[list[Any]]
         final = reference.call({"cmd": "close"})
         theirs.text = final["text"]
         theirs.tokens = count_tokens(theirs.text)
+        theirs.tokens_no_urls = count_tokens(_URL_ATTR.sub("", theirs.text))
         theirs.parts = median_parts(parts)
         result.theirs = theirs
         result.cover = coverage(final, obs, ours.text, bid_paths(env.page))
@@ -169,19 +173,20 @@ def report(console: Console, results: list[PageResult], runs: int) -> None:
     table = Table(title=f"Observation per page: median / p90 ms over {runs} runs; tokens "
                         f"({tokenizer_name()})")
     for col in ("page", "ours ms", "BrowserGym ms", "time ratio", "ours tokens",
-                "BrowserGym tokens", "token ratio", "controls", "text"):
+                "BrowserGym tokens", "token ratio", "vs BG w/o URLs", "controls", "text"):
         table.add_column(col, justify="left" if col == "page" else "right")
     for r in results:
         o, t = r.ours, r.theirs
         ours_ms = f"{o.median:.0f} / {o.p90:.0f}"
         if t is None or r.cover is None:
-            table.add_row(r.name, ours_ms, "-", "-", f"{o.tokens:,}", "-", "-", "-", "-")
+            table.add_row(r.name, ours_ms, "-", "-", f"{o.tokens:,}", "-", "-", "-", "-", "-")
             continue
         c = r.cover
         table.add_row(
             r.name, ours_ms, f"{t.median:.0f} / {t.p90:.0f}", ratio(o.median, t.median),
             f"{o.tokens:,}", f"{t.tokens:,}", ratio(o.tokens, t.tokens),
-            f"{c.controls_ok}/{c.controls}", f"{c.texts_ok}/{c.texts}")
+            ratio(o.tokens, t.tokens_no_urls), f"{c.controls_ok}/{c.controls}",
+            f"{c.texts_ok}/{c.texts}")
     console.print(table)
     first = Table(title="First observation of a freshly loaded page (ms)")
     for col in ("page", "ours", "BrowserGym", "ratio"):
