@@ -174,7 +174,8 @@ def report(console: Console, results: list[PageResult], runs: int) -> None:
                         f"({tokenizer_name()})")
     for col in ("page", "ours ms", "BrowserGym ms", "time ratio", "ours tokens",
                 "BrowserGym tokens", "token ratio", "vs BG w/o URLs", "controls", "text"):
-        table.add_column(col, justify="left" if col == "page" else "right")
+        table.add_column(col, justify="left" if col == "page" else "right",
+                         no_wrap=col == "page")
     for r in results:
         o, t = r.ours, r.theirs
         ours_ms = f"{o.median:.0f} / {o.p90:.0f}"
@@ -246,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     console = Console()
-    if console.width < 130:
-        console = Console(width=130)
+    if console.width < 150:  # logs and pipes: keep the tables whole
+        console = Console(width=150)
 
     settings = BrowserSettings()
     viewport = (settings.viewport_width, settings.viewport_height)
