@@ -43,3 +43,15 @@ def test_chosen_files_are_named(env, page_url, tmp_path):
     upload = find(env.observe(), "Upload")
     assert upload.bid == find(obs, "Upload").bid
     assert upload.states["value"] == "report.pdf"
+
+
+def test_captions_name_their_container_once_and_long_ones_stay_whole(env, page_url):
+    obs = env.reset(page_url("captions.html"))
+    chart = find(obs, "Sales by month", "figure")
+    assert line_of(obs, chart.bid) == f"[{chart.bid}] figure 'Sales by month'"
+    assert obs.axtree.count("Sales by month") == 1
+    assert obs.axtree.count("Prices") == 1  # the table caption, as its name
+    long_caption = ("A long caption that goes on: the map shows every warehouse we run, the "
+                    "roads between them, the ports they ship from, the cities they serve, and "
+                    "which of them close on Sundays during the winter season.")
+    assert long_caption in obs.axtree  # cut in the figure's name, whole as text

@@ -110,10 +110,12 @@
     if (interactive && tag === 'a' && role === 'generic') role = 'link';  // as Chromium does
     const structural = role !== 'generic' && role !== 'none';
     let emit = selfShown && (structural || interactive);
-    // A legend or caption is already its container's name: neither line nor text again.
-    const namesParent = (tag === 'legend' || tag === 'caption')
+    // A legend, caption or figcaption is already its container's name: neither line
+    // nor text again (unless it is too long to fit in a name whole).
+    const namesParent = (tag === 'legend' || tag === 'caption' || tag === 'figcaption')
       && el.parentElement && !el.parentElement.hasAttribute('aria-label')
-      && !el.parentElement.hasAttribute('aria-labelledby') && !interactive;
+      && !el.parentElement.hasAttribute('aria-labelledby') && !interactive
+      && textOf(el, MAX_NAME + 1).length <= MAX_NAME;
     if (namesParent) emit = false;
     if (emit && ctx.quiet && !interactive) emit = false;
     let r = null;
