@@ -14,9 +14,9 @@ def find(obs: Observation, name: str, role: str | None = None) -> ElementInfo:
 
 
 def line_of(obs: Observation, bid: str) -> str:
-    """The tree line of an element, without indentation."""
+    """The tree line of an element, without indentation (with its ``*`` if it is new)."""
     for line in obs.axtree.splitlines():
-        if line.strip().startswith(f"[{bid}] "):
+        if line.strip().lstrip("*").startswith(f"[{bid}] "):
             return line.strip()
     raise AssertionError(f"no line for bid {bid} in:\n{obs.axtree}")
 

@@ -21,7 +21,7 @@ def test_tree_prints_roles_names_and_states(env, page_url):
         ("Email", "textbox"): "textbox 'Email' required",
         ("City", "textbox"): "textbox 'City' value='Lyon'",
         ("Size", "combobox"): "combobox 'Size' value='Medium' options=['Small', 'Medium', 'Large']",
-        ("Menu", "button"): "button 'Menu' collapsed",
+        ("Menu", "button"): "button 'Menu' collapsed: ☰",  # labelled; shows an icon
         ("Filters", "button"): "button 'Filters' expanded",
         ("Overview", "tab"): "tab 'Overview' selected",
         ("Custom check", "checkbox"): "checkbox 'Custom check' checked",
@@ -89,7 +89,7 @@ def test_bids_survive_insertions_before_the_element(env, page_url):
     new = find(second, "Inserted 1")
     assert new.is_new and new.bid not in first.elements
     assert [e.bid for e in second.elements.values() if e.is_new] == [new.bid]
-    assert second.changes == "1 new element, 0 removed"
+    assert second.changes == f"1 new: [{new.bid}] button 'Inserted 1'"
     # The old element is still actionable by its old id.
     assert env.step(f"click('{target}')").ok
     assert find(env.observe(), "Target clicked").bid == target
@@ -101,7 +101,7 @@ def test_renamed_element_keeps_its_bid(env, page_url):
     env.step(f"click('{find(first, 'Rename').bid}')")
     second = env.observe()
     assert find(second, "Renamed").bid == target
-    assert second.changes == "page content changed"
+    assert second.changes == f"changed: [{target}] button 'Renamed' (was 'Target')"
 
 
 def test_removed_element_is_reported_and_its_bid_never_reused(env, page_url):
@@ -110,7 +110,7 @@ def test_removed_element_is_reported_and_its_bid_never_reused(env, page_url):
     env.step(f"click('{find(first, 'Remove').bid}')")
     second = env.observe()
     assert target not in second.elements
-    assert second.changes == "0 new elements, 1 removed"
+    assert second.changes == f"1 removed: [{target}] button 'Target'"
     env.step(f"click('{find(second, 'Insert before').bid}')")
     third = env.observe()
     assert find(third, "Inserted 1").bid != target

@@ -22,6 +22,9 @@
   const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const VALUED = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']);
   const INLINE = new Set(['inline', 'contents']);
+  // What fill() takes for the date and time inputs (the browser shows a locale format).
+  const FORMATS = { date: 'yyyy-mm-dd', time: 'hh:mm', 'datetime-local': 'yyyy-mm-ddThh:mm',
+    month: 'yyyy-mm', week: 'yyyy-Www' };
   const LANDMARK_PARENTS = new Set(['article', 'aside', 'main', 'nav', 'section']);
   const INPUT_ROLES = {
     button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button',
@@ -254,6 +257,19 @@
       } else v = aria('aria-valuetext') || aria('aria-valuenow');
       if (v) o.value = cap(clean(v));
     }
+    if (tag === 'input' && el.type === 'color') o.value = el.value;
+    if (tag === 'input' && el.type === 'file') {  // what the browser shows next to it
+      const files = Array.from(el.files || []).map((f) => f.name);
+      o.value = files.length ? cap(files.join(', ')) : 'No file chosen';
+    }
+    if (role === 'slider' || role === 'spinbutton') {
+      // A slider cannot be used without its range; a number field only shows a set one.
+      const native = tag === 'input';
+      let lo = native ? el.getAttribute('min') : aria('aria-valuemin');
+      let hi = native ? el.getAttribute('max') : aria('aria-valuemax');
+      if (role === 'slider' && native) { lo = lo || '0'; hi = hi || '100'; }
+      if (lo && hi) o.range = `${lo}..${hi}`;
+    }
     if (tag === 'select' && el.multiple) o.multiselectable = true;
     if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.required) o.required = true;
     else if (aria('aria-required') === 'true') o.required = true;
@@ -262,9 +278,10 @@
     if (aria('aria-invalid') === 'true') o.invalid = true;
     if (el === focusedEl && role !== 'iframe') o.focused = true;
     if (tag === 'input' && el.type === 'password') o.password = true;
+    if (tag === 'input' && FORMATS[el.type]) o.format = FORMATS[el.type];
     return o;
   };
 
   return { SKIP, WIDGET, QUIET, INLINE, css, clean, cap, kids, hiddenTree,
-    roleOf, nameOf, statesOf };
+    textOf, roleOf, nameOf, statesOf };
 }

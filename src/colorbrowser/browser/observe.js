@@ -7,7 +7,8 @@
 // Node rows: [bid, role, name, parent, flags, states, x, y, w, h, frame, tag]
 //   bid ''  + role 'text' = a run of visible text (name holds the text)
 //   flags: 1 interactive, 2 drawn (has a box, not transparent), 4 covered by another element
-// Result: {doc, url, title, focused, nodes, frames, xframes}
+// Result: {doc, url, title, focused, nodes, frames, xframes, pending}
+//   pending: same-origin frames caught between documents (the caller waits, walks again)
 (opts) => {
   const MAX_NAME = opts.maxName || 150;
   const PREFIX = opts.prefix || '';
@@ -23,8 +24,8 @@
     Object.defineProperty(W, '__colorbrowser', { value: st, enumerable: false });
   }
 
-  const { SKIP, WIDGET, QUIET, INLINE, css, clean, cap, kids, hiddenTree, roleOf, nameOf,
-    statesOf } = (__ARIA__)(MAX_NAME);
+  const { SKIP, WIDGET, QUIET, INLINE, css, clean, cap, kids, hiddenTree, textOf, roleOf,
+    nameOf, statesOf } = (__ARIA__)(MAX_NAME);
 
   const deepActive = () => {
     let a = document.activeElement;
@@ -46,6 +47,7 @@
   const nodes = [];
   const frames = [[]];
   const xframes = [];
+  let pendingFrames = 0;
   const fresh = [];  // element rows that still need a bid
   const used = new Set();
   let lastText = -1;  // row index of a text run that may still grow
@@ -108,10 +110,12 @@
     if (interactive && tag === 'a' && role === 'generic') role = 'link';  // as Chromium does
     const structural = role !== 'generic' && role !== 'none';
     let emit = selfShown && (structural || interactive);
-    // A legend or caption is already its container's name: neither line nor text again.
-    const namesParent = (tag === 'legend' || tag === 'caption')
+    // A legend, caption or figcaption is already its container's name: neither line
+    // nor text again (unless it is too long to fit in a name whole).
+    const namesParent = (tag === 'legend' || tag === 'caption' || tag === 'figcaption')
       && el.parentElement && !el.parentElement.hasAttribute('aria-label')
-      && !el.parentElement.hasAttribute('aria-labelledby') && !interactive;
+      && !el.parentElement.hasAttribute('aria-labelledby') && !interactive
+      && textOf(el, MAX_NAME + 1).length <= MAX_NAME;
     if (namesParent) emit = false;
     if (emit && ctx.quiet && !interactive) emit = false;
     let r = null;
@@ -132,7 +136,11 @@
         if (name.length <= MAX_NAME) quiet = true;
         else name = interactive ? cap(name) : '';
       } else name = cap(name);
-      if (name && QUIET.has(role)) quiet = true;
+      // The content of a button-like control is its name, so it is not printed again,
+      // unless an aria-label or label named it and the content says something else
+      // (a switch labelled 'Dark mode' that shows 'Off').
+      if (name && QUIET.has(role) && (fromContent || !el.firstChild
+          || name.toLowerCase().includes(textOf(el, MAX_NAME).toLowerCase()))) quiet = true;
       let flags = interactive ? 1 : 0;
       if (opaque && r.width > 0 && r.height > 0) {
         flags |= 2;
@@ -166,6 +174,8 @@
         frames.push({ parentFrame: ctx.frame, row: parent });
         const fi = frames.length - 1;
         walk(doc.documentElement, { parent, frame: fi, ox, oy, quiet: false, opaque });
+      } else if (doc) {
+        pendingFrames += 1;  // same-origin, but its document is still being created
       } else {
         xframes.push({ row: parent, ox, oy, frame: ctx.frame });
       }
@@ -237,6 +247,6 @@
   for (const x of xframes) x.bid = nodes[x.row][0];
   return JSON.stringify({
     doc: st.doc, url: location.href, title: document.title, focused,
-    nodes, frames: frameRows.map((p, i) => [p, frameBids[i]]), xframes,
+    nodes, frames: frameRows.map((p, i) => [p, frameBids[i]]), xframes, pending: pendingFrames,
   });
 }

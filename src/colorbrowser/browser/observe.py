@@ -8,8 +8,11 @@ element keeps its id while it lives.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import re
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -18,14 +21,15 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
+from colorbrowser.browser.changes import describe_changes, marked_new
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
+from colorbrowser.browser.tree import format_axtree
 from colorbrowser.types import BBox, ElementInfo, Observation
 
 MAX_FRAME_DEPTH = 4
-_STATE_ORDER = ("checked", "selected", "expanded", "pressed", "disabled", "required",
-                "readonly", "invalid", "multiselectable", "focused", "level", "value", "hint")
-_FLAG_WORDS = {"disabled", "required", "readonly", "invalid", "multiselectable", "focused"}
+PENDING_FRAME_MS = 2000
+_MARK = re.compile(r"^( *)\*\[", re.M)
 _DOC_ATTR = "_colorbrowser_doc"
 
 
@@ -97,6 +101,17 @@ def scan_page(page: Page, *, offscreen: bool = True, max_name: int = 150) -> Pag
     vp = page.viewport_size or {"width": 1280, "height": 720}
     base = {"offscreen": offscreen, "maxName": max_name, "vw": vp["width"], "vh": vp["height"]}
     raw = _walk(page, base)
+    if raw.get("pending"):
+        # A same-origin frame between two documents would otherwise be read from
+        # outside, with bids that change once it is readable from its parent.
+        deadline = time.monotonic() + PENDING_FRAME_MS / 1000
+        for frame in page.frames[1:]:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            with contextlib.suppress(PlaywrightError):
+                frame.wait_for_load_state("domcontentloaded", timeout=left * 1000)
+        raw = _walk(page, base)
     scan = PageScan(url=raw["url"], title=raw["title"], doc=raw["doc"], focused=raw["focused"])
     _merge(scan, raw, parent_row=-1, parent_frame=-1, frame_bid="")
     todo = [(page.main_frame, raw, 0, 0, 1)]  # (frame, result, row offset, frame offset, depth)
@@ -138,113 +153,6 @@ def _merge(scan: PageScan, raw: dict[str, Any], *, parent_row: int, parent_frame
         row[3] = parent_row if row[3] < 0 else row[3] + row_off
         row[10] = row[10] + frame_off
         scan.rows.append(row)
-
-
-def _state_words(states: dict[str, Any]) -> list[str]:
-    words = []
-    for key in _STATE_ORDER:
-        if key not in states:
-            continue
-        value = states[key]
-        if key in _FLAG_WORDS:
-            if value:
-                words.append(key)
-        elif key == "checked":
-            words.append("checked" if value is True else "unchecked" if value is False
-                         else "checked=mixed")
-        elif key == "selected":
-            if value:
-                words.append("selected")
-        elif key == "expanded":
-            words.append("expanded" if value else "collapsed")
-        elif key == "pressed":
-            words.append("pressed" if value is True else "not pressed" if value is False
-                         else "pressed=mixed")
-        elif key == "level":
-            words.append(f"level={value}")
-        elif key in ("value", "hint"):
-            words.append(f"{key}={value!r}")
-    return words
-
-
-# Unnamed wrappers that add a line but no meaning when they hold a single element.
-_WRAPPERS = {"cell", "gridcell", "listitem", "paragraph", "generic", "group", "definition",
-             "term", "columnheader", "rowheader", "none"}
-# Containers whose name (usually an aria-label) is not page text: dropped by interactive_only.
-_STRUCTURE = {"banner", "navigation", "main", "contentinfo", "complementary", "region", "form",
-              "search", "list", "table", "row", "rowgroup", "group", "article", "figure",
-              "iframe", "generic", "none", "tablist", "menu", "menubar", "toolbar", "tree",
-              "grid", "radiogroup", "separator"}
-_MAX_INLINE_OPTIONS = 50
-
-
-def format_axtree(rows: list[list[Any]], *, interactive_only: bool = False) -> str:
-    """Indented ``[bid] role 'name' states`` lines; text runs print as ``text: ...``.
-
-    Compact on purpose (tokens are the agent's main cost): an element whose only
-    content is one text run prints it after a colon; options of a <select> are listed
-    on the select's line; an unnamed wrapper around a single element is not printed.
-    With ``interactive_only`` structure-only lines go away; controls and text stay.
-    """
-    n = len(rows)
-    children = [0] * n
-    text_kids = [0] * n
-    last_child = [-1] * n
-    options: dict[int, list[str]] = {}
-    for i, row in enumerate(rows):
-        p = row[3]
-        if p < 0:
-            continue
-        if row[11] == "option" and rows[p][11] == "select":
-            options.setdefault(p, []).append(row[2])
-            continue
-        children[p] += 1
-        last_child[p] = i
-        if row[0] == "":
-            text_kids[p] += 1
-    keep = [True] * n
-    fold = [-1] * n  # element -> its single text child, printed on the same line
-    folded = [False] * n
-    for i, row in enumerate(rows):
-        if row[0] == "":
-            continue
-        if row[11] == "option" and row[3] >= 0 and rows[row[3]][11] == "select":
-            keep[i] = False
-            continue
-        if children[i] == 1 and text_kids[i] == 1 and not row[2]:
-            fold[i] = last_child[i]
-            folded[last_child[i]] = True
-        elif (children[i] == 1 and not text_kids[i] and not row[2] and not row[4] & 1
-              and row[1] in _WRAPPERS and not row[5]):
-            keep[i] = False
-        if interactive_only and keep[i]:
-            keep[i] = bool(row[4] & 1 or text_kids[i] or (row[2] and row[1] not in _STRUCTURE))
-    depth = [0] * n
-    eff = [-1] * n  # nearest kept ancestor
-    lines: list[str] = []
-    for i, row in enumerate(rows):
-        p = row[3]
-        eff[i] = -1 if p < 0 else (p if keep[p] else eff[p])
-        depth[i] = 0 if eff[i] < 0 else depth[eff[i]] + 1
-        if not keep[i] or folded[i]:
-            continue
-        indent = "  " * depth[i]
-        if row[0] == "":
-            lines.append(f"{indent}text: {row[2]}")
-            continue
-        parts = [f"{indent}[{row[0]}] {row[1]}"]
-        if row[2]:
-            parts.append(repr(row[2]))
-        parts.extend(_state_words(row[5] or {}))
-        if i in options:
-            shown = options[i][:_MAX_INLINE_OPTIONS]
-            more = len(options[i]) - len(shown)
-            parts.append(f"options={shown!r}" + (f" (+{more} more)" if more else ""))
-        line = " ".join(parts)
-        if fold[i] >= 0:
-            line += f": {rows[fold[i]][2]}"
-        lines.append(line)
-    return "\n".join(lines)
 
 
 def _clean_rows(rows: list[list[Any]]) -> list[list[Any]]:
@@ -297,6 +205,18 @@ def _elements(scan: PageScan, rows: list[list[Any]], previous: Observation | Non
     return out
 
 
+def _top_new(rows: list[list[Any]], elements: dict[str, ElementInfo]) -> list[str]:
+    """New bids whose parent element is not new: a new dialog rather than its buttons."""
+    out = []
+    for row in rows:
+        bid = row[0]
+        if bid and elements[bid].is_new:
+            parent = rows[row[3]][0] if row[3] >= 0 else ""
+            if not (parent and elements[parent].is_new):
+                out.append(bid)
+    return out
+
+
 def in_viewport(el: ElementInfo, vp: tuple[int, int]) -> bool:
     b = el.bbox
     return b is not None and b.x < vp[0] and b.y < vp[1] and b.x + b.width > 0 \
@@ -306,25 +226,6 @@ def in_viewport(el: ElementInfo, vp: tuple[int, int]) -> bool:
 def som_marks(elements: dict[str, ElementInfo], vp: tuple[int, int]) -> list[ElementInfo]:
     """Elements that get a numbered box: interactive, visible, in the viewport."""
     return [e for e in elements.values() if e.interactive and e.visible and in_viewport(e, vp)]
-
-
-def describe_changes(previous: Observation | None, obs: Observation, same_doc: bool) -> str | None:
-    if previous is None:
-        return None
-    parts = []
-    if obs.url != previous.url:
-        parts.append("URL changed")
-    elif not same_doc:
-        parts.append("page reloaded")
-    if len(obs.tabs) != len(previous.tabs):
-        parts.append(f"{len(obs.tabs)} tabs open (was {len(previous.tabs)})")
-    new = sum(1 for e in obs.elements.values() if e.is_new)
-    removed = sum(1 for b in previous.elements if b not in obs.elements) if same_doc else 0
-    if new or removed:
-        parts.append(f"{new} new element{'s' if new != 1 else ''}, {removed} removed")
-    if not parts:
-        parts.append("no change" if obs.dom_hash == previous.dom_hash else "page content changed")
-    return "; ".join(parts)
 
 
 def observe(session: BrowserSession, previous: Observation | None = None, *,
@@ -361,13 +262,16 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
     rows = _clean_rows(scan.rows)
     same_doc = previous is not None and getattr(previous, _DOC_ATTR, None) == scan.doc
     elements = _elements(scan, rows, previous, same_doc)
-    axtree = format_axtree(rows, interactive_only=interactive_only)
+    marks = marked_new(elements)
+    axtree = format_axtree(rows, interactive_only=interactive_only, new=marks)
+    # The hash ignores the new-element marks: they say when, not what, the page shows.
+    plain = _MARK.sub(r"\1[", axtree) if marks else axtree
     obs = Observation(
         url=scan.url, title=scan.title, axtree=axtree,
         tabs=session.tabs(page, scan.title if scan.doc else None),
         focused=scan.focused, last_error="; ".join(errors) or None,
         dialog=session.pop_dialogs(), elements=elements,
-        dom_hash=hashlib.blake2b(f"{scan.url}\n{axtree}".encode(), digest_size=8).hexdigest(),
+        dom_hash=hashlib.blake2b(f"{scan.url}\n{plain}".encode(), digest_size=8).hexdigest(),
     )
     setattr(obs, _DOC_ATTR, scan.doc)
     if screenshots:
@@ -376,7 +280,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
             obs.som = draw_som(obs.screenshot, som_marks(elements, vp), viewport=vp)
         except PlaywrightError as exc:
             obs.last_error = "; ".join([*errors, f"screenshot failed: {first_line(exc)}"])
-    obs.changes = describe_changes(previous, obs, same_doc)
+    obs.changes = describe_changes(previous, obs, same_doc, _top_new(rows, elements))
     return obs
 
 

@@ -32,7 +32,10 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def draw_som(png: bytes, elements: Iterable[ElementInfo], *,
              viewport: tuple[int, int] | None = None) -> bytes:
     """Return a PNG with one outlined, labelled box per element (label = its bid)."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    if image.mode != "RGB":  # screenshots are RGB already: no copy needed to draw on it
+        image = image.convert("RGB")
     scale = image.width / viewport[0] if viewport else 1.0
     font = _font(max(10, round(11 * scale)))
     draw = ImageDraw.Draw(image)
