@@ -61,6 +61,7 @@ class BrowserSettings(_Strict):
     action_timeout_ms: int = Field(5000, ge=100)
     navigation_timeout_ms: int = Field(20000, ge=100)
     interactive_only: bool = False
+    offscreen: bool = True  # False: leave out elements outside the viewport (fewer tokens)
     screenshots: bool = True
     dialogs: Literal["accept", "dismiss"] = "accept"
     # Watchdogs: a call into the page that takes longer than this is cut off and the

@@ -249,6 +249,11 @@ def test_offscreen_elements_can_be_left_out(env, page_url):
     near = observe(env.session, offscreen=False, screenshots=False)
     assert "Bottom of page" not in near.axtree
     assert find(near, "Increment")
+    env.settings.offscreen = False  # the same through the environment's settings
+    try:
+        assert "Bottom of page" not in env.observe().axtree
+    finally:
+        env.settings.offscreen = True
 
 
 def test_focus_is_reported(env, page_url):

@@ -90,20 +90,22 @@ class BrowserEnv:
         self._snapshot_fresh = True
         return self.observe()
 
+    def _scan(self, previous: Observation | None) -> Observation:
+        s = self.settings
+        return observe(self.session, previous, interactive_only=s.interactive_only,
+                       offscreen=s.offscreen, screenshots=s.screenshots)
+
     def _observe_once(self) -> Observation:
         frozen = self.session.page
         with self.hang.guard("observation"):
             try:
-                return observe(self.session, self._last,
-                               interactive_only=self.settings.interactive_only,
-                               screenshots=self.settings.screenshots)
+                return self._scan(self._last)
             except PlaywrightError:
                 if self.hang.fired is None:
                     raise
         self.session.mark_broken(frozen)
         self.session.notice(self.hang.notice() or "the page stopped answering")
-        return observe(self.session, None, interactive_only=self.settings.interactive_only,
-                       screenshots=self.settings.screenshots)
+        return self._scan(None)
 
     def observe(self) -> Observation:
         self._ensure()
