@@ -121,6 +121,7 @@ def build_episode(
     write_meta: bool = True,
     kb: KnowledgeBase | None = None,
     asker: Asker | None = None,
+    operator: Operator | None = None,
 ) -> Episode:
     if settings.agent.knowledge == "off":
         kb = None
@@ -144,7 +145,7 @@ def build_episode(
             "colorbrowser": __version__,
             "settings": settings_snapshot(settings),
         })
-    operator = Operator(
+    operator = operator or Operator(
         model,
         format_retries=settings.agent.format_retries,
         send_screenshot=settings.agent.send_screenshot,

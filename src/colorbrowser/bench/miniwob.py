@@ -45,6 +45,7 @@ _READY_JS = "() => WOB_TASK_READY === true"
 _STATE_JS = """() => (typeof WOB_DONE_GLOBAL === 'undefined') ? null : {
   done: WOB_DONE_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL, reward: WOB_REWARD_GLOBAL,
   reason: WOB_REWARD_REASON, episode: WOB_EPISODE_ID}"""
+_DONE_JS = "() => typeof WOB_DONE_GLOBAL !== 'undefined' && WOB_DONE_GLOBAL === true"
 _STOP_JS = "() => { if (typeof core !== 'undefined' && !WOB_DONE_GLOBAL) core.endEpisode(0); }"
 
 
@@ -140,6 +141,10 @@ class MiniWobTask:
         # MiniWoB++ counts an episode as a success when its reward is positive.
         return Validation(reward=raw, success=raw > 0, done=True, info=info)
 
+    def finished(self, page: Page) -> bool:
+        """The page ended the episode (right or wrong): nothing the agent does counts now."""
+        return bool(self._on_task_page(page) and page.evaluate(_DONE_JS))
+
     def _on_task_page(self, page: Page) -> bool:
         """Same document: tab links in some tasks add a #fragment, which is fine."""
         here, task = urlsplit(page.url), urlsplit(self._url)
@@ -161,6 +166,7 @@ class MiniWobSuite(Suite):
     """All MiniWoB++ task pages; the static server starts on first use."""
 
     name = "miniwob"
+    seeded = True
 
     def __init__(
         self,

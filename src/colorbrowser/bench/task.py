@@ -97,6 +97,7 @@ class Suite(ABC):
     """A named collection of tasks. Use it as a context manager: some own a server."""
 
     name: str = ""
+    seeded: bool = False  # tasks are generated from a seed (MiniWoB); others ignore it
 
     @abstractmethod
     def entries(self) -> list[TaskEntry]:

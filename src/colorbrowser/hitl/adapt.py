@@ -8,18 +8,15 @@ parallel evaluation runner is a separate piece.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.trajectory import slugify
-from colorbrowser.bench.task import Task, TaskSetupError, Validation
-from colorbrowser.errors import BrowserError, UserError
+from colorbrowser.bench.episode import run_task_episode
+from colorbrowser.bench.task import Task, Validation
 from colorbrowser.hitl.asking import HelpAnswer, HelpRequest, propose_scope
-from colorbrowser.knowledge.hook import KnowledgeHook
 from colorbrowser.knowledge.review_queue import QueueItem
 
 if TYPE_CHECKING:
@@ -28,7 +25,6 @@ if TYPE_CHECKING:
     from colorbrowser.config import Settings
     from colorbrowser.knowledge.store import KnowledgeBase
     from colorbrowser.protocols import Model
-    from colorbrowser.types import Observation
 
 
 class QueueAsker:
@@ -57,29 +53,6 @@ class QueueAsker:
         return item
 
 
-class PreparedEnv:
-    """The task has already opened its page (and maybe started a timer on it): the
-    episode's reset must only look at that page, never navigate or open a tab."""
-
-    def __init__(self, env: BrowserEnv) -> None:
-        self.env = env
-
-    def reset(self, url: str | None = None) -> Observation:
-        return self.env.observe()
-
-    def observe(self) -> Observation:
-        return self.env.observe()
-
-    def step(self, action):
-        return self.env.step(action)
-
-    def close(self) -> None:  # the browser outlives the task
-        pass
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.env, name)
-
-
 @dataclass
 class TaskOutcome:
     task_id: str
@@ -103,13 +76,6 @@ def failure_reason(status: str, validation: Validation) -> str:
     return f"task failed (episode ended: {status}, reward {validation.reward:g}{tail})"
 
 
-def _validate(task: Task, env: BrowserEnv, answer: str | None) -> Validation:
-    try:
-        return task.validate(env.page, answer)
-    except Exception as exc:  # a judge or page failure leaves the task unscored
-        return Validation.unscored(f"{type(exc).__name__}: {exc}")
-
-
 def _final_screenshot(env: BrowserEnv, episode: Episode) -> str | None:
     if episode.trajectory is None:
         return None
@@ -123,51 +89,22 @@ def _final_screenshot(env: BrowserEnv, episode: Episode) -> str | None:
 
 def run_task(task: Task, settings: Settings, *, env: BrowserEnv, model: Model,
              kb: KnowledgeBase, run_dir: Path, hooks: list[Hook] | None = None) -> TaskOutcome:
-    """Set up, run, validate and tear down one task; never raises for the task's own
-    problems (they are the outcome)."""
-    outcome = TaskOutcome(task.id, "setup_error", run_dir=str(run_dir))
-    try:
-        env.reset(None)  # a fresh tab: nothing left from the task before
-        spec = task.setup(env.page)
-        if spec.viewport:
-            env.page.set_viewport_size({"width": spec.viewport[0], "height": spec.viewport[1]})
-    except (TaskSetupError, BrowserError, UserError) as exc:
-        outcome.error = str(exc)
-        task.teardown()
-        return outcome
+    """Run one task (see ``bench.episode``) and queue it for review when it failed."""
     asker = QueueAsker(kb)
-    try:
-        with contextlib.ExitStack() as stack:
-            episode = build_episode(spec.goal, spec.start_url, settings, stack, run_dir=run_dir,
-                                    model=model, env=PreparedEnv(env), kb=kb, asker=asker,
-                                    hooks=hooks or [])
-            knowledge = [h for h in episode.hooks if isinstance(h, KnowledgeHook)]
-            for hook in knowledge:
-                hook.defer_outcome = True  # success is the task's verdict, not "stopped"
-            result = episode.run()
-            validation = _validate(task, env, result.answer)
-            for hook in knowledge:
-                hook.record_outcome(validation.success)
-            if episode.trajectory is not None:
-                episode.trajectory.write_json("validation.json", {
-                    "task": task.id, "success": validation.success,
-                    "reward": validation.reward, "error": validation.error,
-                    "info": validation.info,
-                })
-            outcome.status, outcome.steps = result.status, result.steps
-            outcome.success, outcome.reward = validation.success, validation.reward
-            outcome.error = result.error or validation.error
-            if not validation.success:
-                url = env.page.url
-                state = episode.state
-                asker.queue(QueueItem(
-                    site=propose_scope(url)[0] or task.site, url=url, goal=spec.goal,
-                    reason=failure_reason(result.status, validation), summary=state.summary,
-                    last_actions=[h.line() for h in state.recent(5)],
-                    screenshot_path=_final_screenshot(env, episode), run_dir=str(run_dir),
-                ))
-    finally:
-        task.teardown()
+    run = run_task_episode(task, settings, env=env, model=model, run_dir=run_dir, kb=kb,
+                           asker=asker, hooks=hooks or [], keep_episode=True)
+    outcome = TaskOutcome(task.id, run.status, success=run.success, reward=run.reward,
+                          steps=run.steps, run_dir=str(run_dir), error=run.error)
+    episode, validation = run.episode, run.validation
+    if episode is not None and validation is not None and not validation.success:
+        url = env.page.url
+        state = episode.state
+        asker.queue(QueueItem(
+            site=propose_scope(url)[0] or task.site, url=url, goal=run.goal,
+            reason=failure_reason(run.status, validation), summary=state.summary,
+            last_actions=[h.line() for h in state.recent(5)],
+            screenshot_path=_final_screenshot(env, episode), run_dir=str(run_dir),
+        ))
     outcome.queued = [item.id for item in asker.items if item.id is not None]
     return outcome
 
