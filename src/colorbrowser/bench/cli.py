@@ -1,12 +1,21 @@
-"""``colorbrowser eval SUITE``: list a suite's tasks now; run them once the runner lands."""
+"""``colorbrowser eval SUITE``: list a suite's tasks, or run a study of them."""
 
 from __future__ import annotations
 
-import click
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
 
-from colorbrowser.bench.suites import SuiteChoice, open_suite
+import click
+from rich.markup import escape
+
+from colorbrowser.agent.cli import model_options
+from colorbrowser.agent.trajectory import slugify
+from colorbrowser.bench.suites import open_suite
 from colorbrowser.bench.task import TaskEntry
-from colorbrowser.errors import UserError
+from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.hitl.flags import knowledge_options
 
 SUMMARY_WIDTH = 70
 
@@ -32,25 +41,119 @@ def format_entries(entries: list[TaskEntry]) -> list[str]:
     return lines
 
 
-def run_suite(choice: SuiteChoice, entries: list[TaskEntry]) -> None:
-    """Where the evaluation runner plugs in (next wave of issue 5)."""
-    raise UserError("the runner lands with the evaluation harness runner; use --list")
+def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
+    """An agent configuration file (TOML, the sections of config.toml) as overrides that
+    sit above the config file and environment and below the command's own flags."""
+    if path is None:
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read agent config {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"agent config {path} is not valid TOML: {exc}") from None
+    out: dict[tuple[str, ...], Any] = {}
+    for section, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
+        for key, value in table.items():
+            out[(section, key)] = value
+    return out
+
+
+def matrix_items(matrix: tuple[str, ...], cells: tuple[str, ...]) -> tuple[str, ...]:
+    """``--matrix memory=full,summary knowledge=off,on``: the cells after the first one
+    arrive as extra arguments; anything else there is a mistake."""
+    if cells and not matrix:
+        raise UserError(f"unexpected argument {cells[0]!r} (only --matrix takes KEY=VALUES)")
+    for cell in cells:
+        if "=" not in cell or cell.startswith("-"):
+            raise UserError(f"unexpected argument {cell!r}")
+    return (*matrix, *cells)
+
+
+def default_study_dir(suite: str) -> Path:
+    """Deterministic, so running the same command again resumes the same study."""
+    return Path("studies") / slugify(Path(suite).stem if suite.endswith(
+        (".json", ".yaml", ".yml")) else suite.replace(":", "-"), limit=60)
 
 
 @click.command("eval")
 @click.argument("suite")
+@click.argument("cells", nargs=-1, metavar="")
 @click.option("--list", "list_only", is_flag=True,
               help="List the tasks and whether each can run here; run nothing.")
 @click.option("--tasks", "tasks", metavar="PATTERNS",
               help="Comma list of task ids or globs (the suite prefix may be left out).")
-def eval_command(suite: str, list_only: bool, tasks: str | None) -> None:
+@click.option("--seeds", metavar="SEEDS",
+              help="Seeds of generated tasks (MiniWoB): 0,1,2 or 0-4 (default 0).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Parallel workers, each with its own browser.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="local worker processes, or Ray actors.")
+@click.option("--ray-address", default=None,
+              help="Ray cluster to join (default $RAY_ADDRESS, else a new local one).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Study folder (default studies/<suite>); the same command "
+                                 "run again resumes it.")
+@click.option("--agent-config", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Agent settings (TOML, like config.toml) for this study.")
+@click.option("--matrix", multiple=True, metavar="KEY=V1,V2 ...",
+              help="Ablation matrix: one variant per combination, e.g. "
+                   "--matrix memory=full,summary knowledge=off,on")
+@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Run the replay agent with the actions in this YAML file (no model).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=900, show_default=True,
+              help="Hard limit per episode in seconds; a hung episode is killed.")
+@click.option("--kill-grace", type=click.FloatRange(min=0), default=15, hidden=True,
+              help="Seconds past --timeout before the worker kills its browser.")
+@click.option("--hard-grace", type=click.FloatRange(min=0), default=45, hidden=True,
+              help="Seconds past that before the coordinator kills the worker.")
+@click.option("--retry-errors", is_flag=True,
+              help="Run again the episodes that errored (timeouts, crashes, ...).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step limit per episode.")
+@click.option("--memory", type=click.Choice(["summary", "full", "none"]), default=None)
+@knowledge_options
+@click.option("--headed", is_flag=True, help="Show the browser windows.")
+@model_options
+def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
+                 out_dir, agent_config, matrix, replay, timeout, kill_grace, hard_grace,
+                 retry_errors, max_steps, memory, knowledge, kb_path, headed, config_path,
+                 api_key_env, base_url, model_name):
     """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, a WebArena .json
-    file or a .yaml task file."""
-    choice = open_suite(suite)
-    with choice.suite:
-        entries = choice.select(tasks)
-        if list_only:
-            for line in format_entries(entries):
+    file or a .yaml task file. Results go to STUDY_DIR/results.jsonl as they finish."""
+    if list_only:
+        choice = open_suite(suite)
+        with choice.suite:
+            for line in format_entries(choice.select(tasks)):
                 click.echo(line)
-            return
-        run_suite(choice, entries)
+        return 0
+    from rich.console import Console
+
+    from colorbrowser.agent.cli import settings_from_flags
+    from colorbrowser.bench.coordinator import StudyOptions, run_study
+
+    items = matrix_items(matrix, cells)
+    flags = {
+        ("agent", "max_steps"): max_steps, ("agent", "memory"): memory,
+        ("agent", "knowledge"): knowledge, ("paths", "knowledge"): kb_path,
+        ("browser", "headless"): False if headed else None,
+    }
+    overrides = {**agent_config_overrides(agent_config),
+                 **{k: v for k, v in flags.items() if v is not None}}
+    settings = settings_from_flags(config_path, base_url, model_name, api_key_env, overrides)
+    console = Console(stderr=True)
+    study_dir = out_dir or default_study_dir(suite)
+    options = StudyOptions(
+        suite=suite, study_dir=study_dir, tasks=tasks, seeds=seeds, workers=workers,
+        backend=backend, ray_address=ray_address, matrix=items, replay=replay,
+        timeout=timeout, kill_grace=kill_grace, hard_grace=hard_grace,
+        retry_errors=retry_errors, command=["colorbrowser", *sys.argv[1:]])
+    outcome = run_study(options, settings, console)
+    console.print(f"[bold]{escape(outcome.line())}[/]")
+    console.print(f"results: {escape(str(outcome.study_dir / 'results.jsonl'))}")
+    if any(r.errored for r in outcome.records):
+        console.print("errored episodes can be run again with --retry-errors")
+    console.print(f"next: colorbrowser report {escape(str(outcome.study_dir))}")
+    return 0

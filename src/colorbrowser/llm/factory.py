@@ -36,12 +36,20 @@ def make_model(
               if console.is_terminal else contextlib.nullcontext())
     with status:
         stack.enter_context(server)
+    return offline_client(settings, server.base_url, server.token, stack=stack)
+
+
+def offline_client(settings: ModelSettings, base_url: str, token: str, *,
+                   stack: contextlib.ExitStack | None = None) -> OpenAIChatModel:
+    """A client for an offline server that is already running (an evaluation's workers
+    share the one their coordinator started)."""
     offline = settings.model_copy(update={
-        "base_url": server.base_url,
-        "api_key": SecretStr(server.token),
+        "base_url": base_url,
+        "api_key": SecretStr(token),
         "model": MODEL_ALIAS,
         "vision": "off",
     })
     model = OpenAIChatModel(offline, offline=True)
-    stack.callback(model.close)
+    if stack is not None:
+        stack.callback(model.close)
     return model

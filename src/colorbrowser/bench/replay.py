@@ -1,0 +1,117 @@
+"""The replay agent: a fixed list of actions per task and seed, no model.
+
+It proves the harness rather than an agent: if hand-written actions for a known
+seed score 1 and wrong ones score 0 or less, then task setup, action execution,
+early ending and scoring all work. It also checks a new site's task file before
+paying for model calls. Script file (YAML)::
+
+    miniwob:click-button:        # a task id (the suite prefix may be left out)
+      0: ["click('13')"]         # actions for seed 0
+      1: ["click('12')"]
+    my-site-login:               # a task without seeds: one list
+      - fill('5', "alice")
+      - click('7')
+      - stop("done")
+
+When the list runs out the agent calls ``stop()`` with no answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from colorbrowser.actions import parse_action
+from colorbrowser.agent.operator import Decision, OperatorView
+from colorbrowser.errors import ActionParseError, ModelError, UserError
+from colorbrowser.types import Action, Completion, Usage
+
+ANY_SEED = "*"
+
+
+@dataclass
+class ReplayScript:
+    """Actions by (task name, seed); a seed of ``*`` stands for any seed."""
+
+    path: Path
+    actions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    digest: str = ""
+
+    @classmethod
+    def load(cls, path: Path | str) -> ReplayScript:
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+            data = yaml.safe_load(raw)
+        except OSError as exc:
+            raise UserError(f"cannot read replay file {path}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            where = getattr(exc, "problem_mark", None)
+            line = f" (line {where.line + 1})" if where else ""
+            raise UserError(f"replay file {path} is not valid YAML{line}") from None
+        if not isinstance(data, dict) or not data:
+            raise UserError(f"replay file {path}: expected a mapping of task id -> actions")
+        script = cls(path, digest=hashlib.sha256(raw).hexdigest()[:12])
+        for task, value in data.items():
+            per_seed = value if isinstance(value, dict) else {ANY_SEED: value}
+            for seed, actions in per_seed.items():
+                where = f"replay file {path}: {task} seed {seed}"
+                if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                    raise UserError(f"{where}: expected a list of action strings")
+                for text in actions:
+                    try:
+                        parse_action(text)
+                    except ActionParseError as exc:
+                        raise UserError(f"{where}: {exc}") from None
+                script.actions[(_short(str(task)), str(seed))] = list(actions)
+        return script
+
+    def for_task(self, task_id: str, seed: int | None) -> list[str] | None:
+        name = _short(task_id)
+        for key in ((name, str(seed)), (name, ANY_SEED)):
+            if key in self.actions:
+                return list(self.actions[key])
+        return None
+
+    def require(self, task_id: str, seed: int | None) -> list[str]:
+        actions = self.for_task(task_id, seed)
+        if actions is None:
+            raise UserError(f"replay file {self.path} has no actions for {task_id} "
+                            f"seed {seed}")
+        return actions
+
+
+def _short(task_id: str) -> str:
+    return task_id.split(":", 1)[1] if ":" in task_id else task_id
+
+
+class ReplayOperator:
+    """Stands where the Operator stands; decides by reading the next scripted action."""
+
+    def __init__(self, actions: list[str]) -> None:
+        self.actions = list(actions)
+        self.position = 0
+
+    def decide(self, view: OperatorView) -> Decision:
+        if self.position >= len(self.actions):
+            text = "stop()"
+            thought = "the scripted actions are used up"
+        else:
+            text = self.actions[self.position]
+            thought = f"scripted action {self.position + 1} of {len(self.actions)}"
+        self.position += 1
+        action: Action = parse_action(text)
+        return Decision(thought, action, text, Usage())
+
+
+class NoModel:
+    """The replay agent's model slot: nothing may call it."""
+
+    name = "replay"
+    vision = False
+
+    def complete(self, messages, **kwargs) -> Completion:
+        raise ModelError("the replay agent has no model; a component that needs one is on")
