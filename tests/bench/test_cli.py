@@ -119,8 +119,8 @@ def test_judge_tasks_are_marked_in_the_list(capsys, tmp_path):
          "error: no task in miniwob matches 'no-such-task'"),
         (["eval", "miniwob", "--list", "--tasks", "zzz*"],
          "error: no task in miniwob matches 'zzz*'"),
-        (["eval", "miniwob:click-button"],
-         "error: the runner lands with the evaluation harness runner; use --list"),
+        (["eval", "miniwob:click-button", "--seeds", "x"],
+         "error: --seeds: expected numbers like 0,1,2 or 0-4, got 'x'"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(capsys, argv, message):

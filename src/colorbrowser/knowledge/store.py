@@ -12,6 +12,7 @@ import json
 import math
 import os
 import sqlite3
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -117,6 +118,22 @@ _REPLACE_KEEP_STATS = (
 )
 
 
+def _enter_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL, retrying: SQLite answers "locked" at once, without the busy
+    handler, when two processes switch a brand-new file at the same moment."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
+
+
 class KnowledgeBase:
     """Tips, their usage, their vectors, and the review queue, in one SQLite file."""
 
@@ -160,7 +177,7 @@ class KnowledgeBase:
                 if version == 0:
                     raise UserError(f"{path} is not a colorbrowser knowledge base")
             else:
-                conn.execute("PRAGMA journal_mode = WAL")
+                _enter_wal(conn)
                 conn.execute("PRAGMA synchronous = NORMAL")
                 migrate(conn, str(path))
         except sqlite3.DatabaseError as exc:
