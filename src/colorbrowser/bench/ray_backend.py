@@ -8,6 +8,12 @@ Paths in jobs are absolute, and site addresses travel in the plan, because Ray
 workers start in their own folder with the environment of ``ray start``. The
 offline model server listens on this machine's loopback, so a cluster of other
 machines needs a model endpoint (``--base-url``) they can all reach.
+
+Ray itself opens some ports on every interface even when started with
+``--node-ip-address 127.0.0.1``. Start the cluster with ``RAY_AUTH_MODE=token`` (and
+``RAY_AUTH_TOKEN`` in the environment of ``ray start`` and of this command), and keep
+a single-machine cluster off the network: the tests run it in a network namespace
+that has only loopback (``unshare -n``).
 """
 
 from __future__ import annotations
