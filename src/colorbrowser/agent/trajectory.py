@@ -100,17 +100,21 @@ class Trajectory:
         write_json_atomic(self.dir / name, self.redactor.obj(data))
 
 
-def read_steps(run_dir: Path) -> list[dict[str, Any]]:
-    """Read steps back; a torn last line (killed mid-write) is ignored, not fatal."""
-    path = Path(run_dir) / "steps.jsonl"
+def read_jsonl(path: Path) -> list[Any]:
+    """Every line that parses, in order: a torn last line (a process killed mid-write)
+    is skipped, so a run or a study stays readable after any crash."""
+    path = Path(path)
     if not path.exists():
         return []
-    steps = []
+    items = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        try:
-            steps.append(json.loads(line))
-        except json.JSONDecodeError:
-            break
-    return steps
+        if line.strip():
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return items
+
+
+def read_steps(run_dir: Path) -> list[dict[str, Any]]:
+    return [step for step in read_jsonl(Path(run_dir) / "steps.jsonl") if isinstance(step, dict)]

@@ -19,6 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from colorbrowser.agent.trajectory import read_jsonl
+
 RESULTS = "results.jsonl"
 STUDY = "study.json"
 
@@ -84,15 +86,11 @@ def read_records(path: Path) -> list[EpisodeRecord]:
     path = Path(path)
     if path.is_dir():
         path = path / RESULTS
-    if not path.exists():
-        return []
     records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
+    for item in read_jsonl(path):
         try:
-            records.append(EpisodeRecord.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError):
+            records.append(EpisodeRecord.model_validate(item))
+        except ValidationError:
             continue
     return records
 
