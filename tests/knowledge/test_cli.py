@@ -241,3 +241,21 @@ def test_real_process_exit_codes_and_stderr(tmp_path):
                          timeout=60)
     assert bad.returncode == 2
     assert bad.stderr == "error: no tip with id 'nope'\n"
+
+
+def test_a_store_damaged_inside_is_a_one_line_error(tips_cli):
+    """A bad page SQLite only meets while reading or writing (the header still reads, so
+    the store opens) is reported like any other mistake: one line naming the file."""
+    add_sample(tips_cli)
+    with KnowledgeBase.open(tips_cli.db, embeddings=False) as kb:
+        kb._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(tips_cli.db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = b"\xde\xad" * ((len(data) - page) // 2)  # every page but the first
+    tips_cli.db.write_bytes(bytes(data))
+    for args in (("list", "--json"), ("search", "--goal", "size", "--no-embeddings",
+                                      "--url", "http://shop.local/product/1"),
+                 ("add", "--site", "shop.local", "--text", "A new tip."),
+                 ("rm", "shop-size"), ("export",)):
+        code, _, err = tips_cli(*args)
+        assert_one_line_error(code, err, f"knowledge base {tips_cli.db} is damaged")

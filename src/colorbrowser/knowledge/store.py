@@ -8,6 +8,7 @@ cannot change it even by mistake.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -134,6 +135,37 @@ def _enter_wal(conn: sqlite3.Connection) -> None:
         delay = min(delay * 2, 0.2)
 
 
+class StoreBroken(UserError):
+    """SQLite found the file damaged while reading or writing it (not just at open)."""
+
+
+def _report_damage(cls: type) -> type:
+    """Wrap the public methods so that a damaged file (a bad page SQLite only meets
+    while reading or writing) is one line naming the file, never a traceback.
+    Constraint errors are bugs or races handled where they happen, so they pass."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def guarded(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise UserError(f"knowledge base {self.path} is busy: {exc}") from None
+                raise StoreBroken(f"knowledge base {self.path} is damaged: {exc} "
+                                  "(restore a copy or export what still reads)") from None
+        return guarded
+
+    for name, value in list(vars(cls).items()):
+        if callable(value) and not name.startswith("_") and not isinstance(
+                value, (classmethod, staticmethod)):
+            setattr(cls, name, wrap(value))
+    return cls
+
+
+@_report_damage
 class KnowledgeBase:
     """Tips, their usage, their vectors, and the review queue, in one SQLite file."""
 
