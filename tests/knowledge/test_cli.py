@@ -259,3 +259,15 @@ def test_a_store_damaged_inside_is_a_one_line_error(tips_cli):
                  ("rm", "shop-size"), ("export",)):
         code, _, err = tips_cli(*args)
         assert_one_line_error(code, err, f"knowledge base {tips_cli.db} is damaged")
+
+
+def test_db_and_frozen_also_work_after_the_command_name(tips_cli):
+    add_sample(tips_cli)
+    db = str(tips_cli.db)
+    code, out, _ = tips_cli("search", "--url", "http://shop.local/product/42", "--goal", "size",
+                            "--k", "3", "--json", "--no-embeddings", "--db", db, db_flag=False)
+    assert code == 0 and json.loads(out)[0]["id"] == "shop-size"
+    code, _, err = tips_cli("rm", "shop-size", "--db", db, "--frozen", db_flag=False)
+    assert_one_line_error(code, err, "frozen")
+    code, out, _ = tips_cli("list", "--json", "--db", db, db_flag=False)
+    assert code == 0 and len(json.loads(out)) == 2

@@ -305,3 +305,18 @@ def lint_cmd(ctx: click.Context, file: Path | None, fmt: str | None, strict: boo
     click.echo(f"{len(found)} tips, {errors} errors, {len(findings) - errors} warnings", err=True)
     if errors or (strict and findings):
         ctx.exit(1)
+
+
+def _set_store(ctx: click.Context, param: click.Parameter, value) -> None:
+    if value:  # given after the command name: same meaning as before it
+        setattr(_state(ctx), param.name, value)
+
+
+# `colorbrowser tips search --db kb.db ...` works as well as `tips --db kb.db search ...`.
+for _command in tips.commands.values():
+    _command.params += [
+        click.Option(["--db"], type=click.Path(dir_okay=False, path_type=Path), expose_value=False,
+                     callback=_set_store, help="Knowledge base file (as `tips --db`)."),
+        click.Option(["--frozen"], is_flag=True, expose_value=False, callback=_set_store,
+                     help="Open read-only (as `tips --frozen`)."),
+    ]
