@@ -1,0 +1,1 @@
+"""Pages for people: an episode's trace as one self-contained HTML file."""

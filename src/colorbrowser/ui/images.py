@@ -1,0 +1,69 @@
+"""Screenshots as ``data:`` URIs, so a page written from them needs no other file.
+
+Only files inside the folder they belong to, and only real PNG/JPEG bytes, are
+embedded: a path in ``steps.jsonl`` is data, and data must not pull arbitrary
+files of this machine into a page someone may share.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+
+_KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
+MAX_EMBED_BYTES = 20_000_000  # a bigger "screenshot" is not one; show the placeholder
+
+
+def inside(root: Path, relative: str | None) -> Path | None:
+    """``root/relative`` when it is an existing file under ``root``, else None."""
+    if not relative or not isinstance(relative, str):
+        return None
+    root = root.resolve()
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        return None
+    return path
+
+
+def image_kind(data: bytes) -> str | None:
+    for magic, kind in _KINDS.items():
+        if data.startswith(magic):
+            return kind
+    return None
+
+
+def data_uri(path: Path | None) -> str | None:
+    """The file as a data URI; None when it is missing, too big or not an image."""
+    if path is None:
+        return None
+    try:
+        if path.stat().st_size > MAX_EMBED_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    kind = image_kind(data)
+    if kind is None:
+        return None
+    return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def thumbnail_uri(path: Path | None, width: int = 160) -> str | None:
+    """A small JPEG of the image, for tables of many episodes; None without Pillow."""
+    if path is None:
+        return None
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:
+        return None
+    try:
+        with Image.open(path) as image:
+            if image.format not in ("PNG", "JPEG"):
+                return None
+            image.thumbnail((width, width * 4))
+            out = io.BytesIO()
+            image.convert("RGB").save(out, format="JPEG", quality=70)
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
+        return None
+    return f"data:image/jpeg;base64,{base64.b64encode(out.getvalue()).decode('ascii')}"
