@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "observe": "colorbrowser.browser.cli:observe_command",
     "adapt": "colorbrowser.hitl.cli:adapt_command",
     "review": "colorbrowser.hitl.cli:review_command",
+    "report": "colorbrowser.bench.report_cli:report_command",
     "view": "colorbrowser.ui.cli:view_command",
 }
 
