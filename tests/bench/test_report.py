@@ -176,6 +176,22 @@ def test_a_torn_last_line_is_skipped_with_a_warning(capsys, copy_of):
     assert "| all | 6 |" in (study / "report.md").read_text()
 
 
+def test_several_variants_get_a_row_each_and_a_column_in_the_task_table(
+        capsys, studies, copy_of):
+    study = copy_of("A")
+    for record in records(studies["B"]):
+        StudyDir(study).append(record.model_copy(update={
+            "variant": "memory=none", "config_hash": "b" * 12, "trajectory": None}))
+    code, out, err = run(capsys, "report", str(study))
+    assert code == 0, err
+    md = (study / "report.md").read_text()
+    assert "| all | 12 | 6 | 50.0% | 25.4–74.6% | 6 | 0 |" in md
+    assert "| default | 6 | 2 | 33.3% | 9.7–70.0% | 4 | 0 |" in md
+    assert "| memory=none | 6 | 4 | 66.7% | 30.0–90.3% | 2 | 0 |" in md
+    assert "| miniwob:focus-text | miniwob | memory=none | 2/2 | 100.0% | s0 ✓ · s1 ✓ |" in md
+    assert "memory=none 6 4 66.7%" in flat(out)
+
+
 # -- two studies ----------------------------------------------------------------------
 def test_compare_shows_per_task_deltas_flips_and_the_overall_delta(capsys, studies, tmp_path):
     code, out, err = run(capsys, "report", str(studies["B"]), "--compare", str(studies["A"]),
