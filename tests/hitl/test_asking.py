@@ -66,6 +66,16 @@ def test_the_person_sees_the_context_and_confirms_the_proposed_scope():
         assert part in shown
 
 
+def test_the_proposed_site_and_pattern_are_shown_before_the_person_confirms_them():
+    url = "https://shop.example.com/admin/sales/order/view/42"
+    asker, out = asker_with("t\nUse the Filters button.\n\n\n")
+    answer = asker.ask(HelpRequest.at("stuck", "Find the order", url))
+    shown = out.getvalue()
+    assert "site [shop.example.com]" in shown
+    assert "URL pattern [https://shop.example.com/admin/sales/order/view/*]" in shown
+    assert answer.patterns == ["https://shop.example.com/admin/sales/order/view/*"]
+
+
 def test_the_person_can_change_the_scope_or_widen_it_to_the_whole_site():
     asker, _ = asker_with("tip\nTerms first.\nshop.local\n/checkout/*\n")
     answer = asker.ask(request())

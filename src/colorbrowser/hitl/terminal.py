@@ -39,7 +39,8 @@ class TerminalAsker:
 
     # -- input ------------------------------------------------------------------
     def _line(self, prompt: str) -> str:
-        self.console.print(f"[bold cyan]{prompt}[/] ", end="")
+        # Escaped: a proposed scope in [brackets] would otherwise read as markup and vanish.
+        self.console.print(f"[bold cyan]{escape(prompt)}[/] ", end="")
         stream = self.stream or sys.stdin
         line = stream.readline()
         if not line:
