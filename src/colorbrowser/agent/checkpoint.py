@@ -52,11 +52,30 @@ class ResumePoint:
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"{path.parent} has no {what} ({path.name} is missing)") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path} is damaged: {exc}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} is damaged: expected a JSON object")
+    return data
+
+
+def _state(data: dict[str, Any], path: Path, step: int) -> EpisodeState:
+    """The saved episode state, checked well enough that a hand-edited or damaged
+    file is reported as one line instead of failing somewhere inside the loop."""
+    try:
+        state = EpisodeState.from_json(data["state"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path} is damaged: no valid episode state ({exc})") from None
+    if not isinstance(state.goal, str) or not state.goal.strip():
+        raise UserError(f"{path} is damaged: the goal is missing")
+    if state.step != step:
+        raise UserError(f"{path} is damaged: it holds step {state.step!r}, expected {step}")
+    if not isinstance(state.notes, list) or not isinstance(state.summary, str):
+        raise UserError(f"{path} is damaged: notes or summary have the wrong type")
+    return state
 
 
 def load(run_dir: Path) -> ResumePoint:
@@ -77,12 +96,19 @@ def load(run_dir: Path) -> ResumePoint:
         if info.get("step") == committed + 1:
             interrupted = info.get("action")
     if committed == 0:
-        state = EpisodeState(goal=meta["goal"], start_url=meta.get("start_url"))
+        goal = meta.get("goal")
+        if not isinstance(goal, str) or not goal.strip():
+            raise UserError(f"{run_dir / 'meta.json'} is damaged: the goal is missing")
+        state = EpisodeState(goal=goal, start_url=meta.get("start_url"))
         return ResumePoint(meta, state, interrupted_action=interrupted)
-    data = _read_json(checkpoint_path(run_dir, committed), f"checkpoint for step {committed}")
+    path = checkpoint_path(run_dir, committed)
+    data = _read_json(path, f"checkpoint for step {committed}")
+    for key in ("memory", "browser"):
+        if not isinstance(data.get(key), dict | None):
+            raise UserError(f"{path} is damaged: {key} is not a JSON object")
     return ResumePoint(
         meta=meta,
-        state=EpisodeState.from_json(data["state"]),
+        state=_state(data, path, committed),
         memory=data.get("memory"),
         browser=data.get("browser"),
         interrupted_action=interrupted,

@@ -13,7 +13,7 @@ from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode, now_iso
 from colorbrowser.config import Settings
-from colorbrowser.errors import ConfigError
+from colorbrowser.errors import ConfigError, UserError
 
 
 def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
@@ -62,7 +62,10 @@ def resume_episode(
     episode.state = point.state
     restore = getattr(episode.memory, "restore", None)
     if restore:
-        restore(point.memory)
+        try:
+            restore(point.memory)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"the checkpoint's memory is damaged: {exc}") from None
     episode.browser_snapshot = point.browser
     if point.interrupted_action:
         episode.pending_hints.append(
