@@ -76,6 +76,14 @@ def test_the_proposed_site_and_pattern_are_shown_before_the_person_confirms_them
     assert answer.patterns == ["https://shop.example.com/admin/sales/order/view/*"]
 
 
+def test_the_tip_prompt_states_the_template_scope_action_constraint_goal():
+    asker, out = asker_with("t\nTerms first.\n\n\n")
+    asker.ask(request())
+    shown = " ".join(out.getvalue().split())
+    for part in ("(scope)", "(action)", "(constraint)", "(goal)"):
+        assert part in shown
+
+
 def test_the_person_can_change_the_scope_or_widen_it_to_the_whole_site():
     asker, _ = asker_with("tip\nTerms first.\nshop.local\n/checkout/*\n")
     answer = asker.ask(request())

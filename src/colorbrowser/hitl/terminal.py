@@ -28,6 +28,13 @@ _LABELS: dict[str, str] = {
 }
 
 
+# How a good tip reads (the papers' template): scope, action, constraint, goal alignment.
+TIP_TEMPLATE = ("Write it as: where it applies (scope), what to do (action), what must or "
+                "must not happen (constraint), and what it achieves (goal). E.g. \"On the "
+                "checkout page, tick 'I agree' before Place order; otherwise the order is not "
+                "placed.\"")
+
+
 class _Closed(Exception):
     """The input ended."""
 
@@ -105,6 +112,7 @@ class TerminalAsker:
         if not request.can_store:
             self.console.print("[yellow]knowledge is off or frozen: the tip is used in this "
                                "run only, not stored[/]")
+        self.console.print(f"[dim]{escape(TIP_TEMPLATE)}[/]")
         text = self._text("tip (how the site works, for every task on it)")
         while True:
             site = self._line(f"site [{request.site}]") or request.site
