@@ -214,9 +214,13 @@ def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     node[path[-1]] = value
 
 
-def _describe(exc: ValidationError, source: str) -> str:
+def _describe(exc: ValidationError, origins: dict[tuple[str, ...], str], default: str) -> str:
+    """One line naming the key and where its bad value came from (file, env var, flag)."""
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    loc = tuple(str(p) for p in err["loc"])
+    where = ".".join(loc) or "(top level)"
+    source = next((origins[loc[:n]] for n in range(len(loc), 0, -1) if loc[:n] in origins),
+                  default)
     more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
     return f"{source}: {where}: {err['msg']}{more}"
 
@@ -241,16 +245,19 @@ def load_settings(
             raise ConfigError(f"cannot read config file {cfg_path}: {exc.strerror}") from None
     elif explicit:
         raise ConfigError(f"config file {cfg_path} does not exist")
-    source = str(cfg_path)
+    # Where each value came from, so an error names the file, variable or flag to fix.
+    default = f"config file {cfg_path}" if data else "settings"
+    origins: dict[tuple[str, ...], str] = {}
     # Later entries win, so list OPENAI_* before COLORBROWSER_* in effect order.
     for name in sorted(ENV_VARS, key=lambda n: n.startswith("COLORBROWSER")):
         if env.get(name):
             _set(data, ENV_VARS[name], env[name])
-            source = f"{source} + env"
+            origins[ENV_VARS[name]] = f"environment variable {name}"
     for key, value in (overrides or {}).items():
         if value is not None:
             _set(data, key, value)
+            origins[key] = "command line"
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, source)) from None
+        raise ConfigError(_describe(exc, origins, default)) from None

@@ -54,3 +54,27 @@ def test_broken_config_files_give_one_line_naming_the_key(tmp_path, text, messag
 def test_missing_explicit_config_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_settings(tmp_path / "nope.toml", environ={})
+
+
+@pytest.mark.parametrize(
+    ("environ", "overrides"),
+    [
+        ({}, {("agent", "max_steps"): 0}),
+        ({"COLORBROWSER_BASE_URL": "http://x"}, {("agent", "summary_budget"): 5}),
+        ({"CHROMIUM_PATH": "/bin/sh", "COLORBROWSER_RUNS": "r"}, {("agent", "max_cost"): -1.0}),
+    ],
+)
+def test_a_bad_flag_is_blamed_on_the_command_line_not_a_missing_file(tmp_path, environ,
+                                                                     overrides):
+    env = {"XDG_CONFIG_HOME": str(tmp_path), **environ}  # no config file exists
+    with pytest.raises(ConfigError) as err:
+        load_settings(None, overrides, environ=env)
+    assert str(err.value).startswith("command line: agent.")
+    assert "config.toml" not in str(err.value)
+
+
+def test_a_bad_file_value_still_names_the_file(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[agent]\nmax_steps = 0\n")
+    with pytest.raises(ConfigError, match=r"^config file .*c\.toml: agent\.max_steps"):
+        load_settings(cfg, {("agent", "memory"): "full"}, environ={"COLORBROWSER_MODEL": "m"})

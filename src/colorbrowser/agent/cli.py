@@ -72,6 +72,14 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                 summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json,
                 **loop_flags):
     """Let the agent work on GOAL starting at --url."""
+    from colorbrowser.browser.messages import ActionFailed, normalize_url
+
+    if not goal.strip():
+        raise UserError("the goal is empty; say what the agent should do")
+    try:
+        normalize_url(start_url)  # a typo fails here, before a model or browser starts
+    except ActionFailed as exc:
+        raise UserError(f"--url: {exc}") from None
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
         {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
