@@ -24,6 +24,9 @@ class Param:
     name: str
     kind: ArgKind
     default: Any = _NO_DEFAULT
+    # The only values a "str" argument may take; the parser and the output
+    # grammar both hold to them, so a constrained model cannot write another.
+    choices: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -40,14 +43,16 @@ class ActionSpec:
     aliases: tuple[str, ...] = field(default=())
 
 
-def _p(name: str, kind: ArgKind, default: Any = _NO_DEFAULT) -> Param:
-    return Param(name, kind, default)
+def _p(name: str, kind: ArgKind, default: Any = _NO_DEFAULT,
+       choices: tuple[str, ...] = ()) -> Param:
+    return Param(name, kind, default, choices)
 
 
 ACTIONS: dict[str, ActionSpec] = {
     s.name: s
     for s in [
-        ActionSpec("click", (_p("bid", "bid"), _p("button", "str", "left")),
+        ActionSpec("click", (_p("bid", "bid"),
+                              _p("button", "str", "left", ("left", "right", "middle"))),
                    "Click an element.", "click('12')"),
         ActionSpec("dblclick", (_p("bid", "bid"),), "Double-click an element.", "dblclick('12')"),
         ActionSpec("hover", (_p("bid", "bid"),), "Move the mouse over an element.", "hover('12')"),
@@ -137,6 +142,9 @@ def _coerce(value: Any, param: Param, action: str) -> Any:
     if kind == "str":
         if not isinstance(value, str):
             raise ActionParseError(f"{action}(): {param.name} must be a quoted string")
+        if param.choices and value not in param.choices:
+            allowed = ", ".join(repr(c) for c in param.choices)
+            raise ActionParseError(f"{action}(): {param.name} must be one of {allowed}")
         return value
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):

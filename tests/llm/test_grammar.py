@@ -140,3 +140,24 @@ def test_action_constraint_carries_both_forms():
     c = action_constraint(["1"])
     assert c.grammar and "'1'" in c.grammar
     assert c.json_schema and c.json_schema["title"] == "colorbrowser_action"
+
+
+def test_arguments_with_a_fixed_set_of_values_are_an_enum_everywhere():
+    # click's button: the grammar, the JSON schema and the parser all allow only the
+    # values the executor accepts, so a constrained model cannot write click('4', 'large').
+    g = Grammar(action_grammar(["4"]))
+    assert g.accepts("<think>t</think>\n<action>click('4', 'right')</action>")
+    assert not g.accepts("<think>t</think>\n<action>click('4', 'large')</action>")
+    assert not g.accepts("<think>t</think>\n<action>click('4', 'Submit')</action>")
+    buttons = {parse_action(extract_action_text(t)).args[1]
+               for t in _samples(action_grammar(["4"], actions=["click"]), 400, seed=5)}
+    assert buttons == {"left", "right", "middle"}
+    schema = json_action_schema(["4"], actions=["click"])
+    button = schema["properties"]["action"]["anyOf"][0]["properties"]["button"]
+    assert button == {"type": "string", "enum": ["left", "right", "middle"]}
+    assert parse_action("click('4', button='middle')").args == ["4", "middle"]
+    with pytest.raises(ActionParseError, match="button must be one of"):
+        parse_action("click('4', 'large')")
+    with pytest.raises(ActionParseError):
+        action_from_json('{"thought": "x", "action": {"name": "click", "bid": "4", '
+                         '"button": "large"}}')

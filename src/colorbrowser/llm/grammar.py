@@ -75,20 +75,29 @@ def _clean_bids(bids: Sequence[str]) -> list[str]:
     return [b for b in dict.fromkeys(str(b) for b in bids) if b.strip()]
 
 
-def _call_rule(spec: ActionSpec) -> str:
+def _arg_rule(spec: ActionSpec, param: Param) -> str:
+    """Rule name for one argument: its kind, or its own rule when it has choices."""
+    return f"{_rule_name(spec.name)}-{param.name.replace('_', '-')}" if param.choices \
+        else param.kind
+
+
+def _call_rules(spec: ActionSpec) -> list[str]:
     required = [p for p in spec.params if p.required]
     optional = [p for p in spec.params if not p.required]
     body = f'"{spec.name}("'
-    if required:  # rule names equal the kinds
-        body += " " + ' ", " '.join(p.kind for p in required)
+    if required:
+        body += " " + ' ", " '.join(_arg_rule(spec, p) for p in required)
     # Trailing optional arguments may be left out, from the end only.
     tail = ""
     for i, p in reversed(list(enumerate(optional))):
         sep = '", " ' if (required or i > 0) else ""
-        tail = f"({sep}{p.kind}{' ' + tail if tail else ''})?"
+        tail = f"({sep}{_arg_rule(spec, p)}{' ' + tail if tail else ''})?"
     if tail:
         body += " " + tail
-    return f'{_rule_name(spec.name)} ::= {body} ")"'
+    rules = [f'{_rule_name(spec.name)} ::= {body} ")"']
+    rules += [f"{_arg_rule(spec, p)} ::= " + " | ".join(_gbnf_literal(repr(c)) for c in p.choices)
+              for p in spec.params if p.choices]
+    return rules
 
 
 def action_grammar(
@@ -108,7 +117,7 @@ def action_grammar(
         f"thought ::= [^<\\n\\r]{{1,{max_thought_chars}}}",
         "call ::= " + " | ".join(_rule_name(s.name) for s in specs),
     ]
-    lines += [_call_rule(s) for s in specs]
+    lines += [rule for s in specs for rule in _call_rules(s)]
     if clean:
         lines.append("bid ::= " + " | ".join(_gbnf_literal(repr(b)) for b in clean))
     lines += _STRING_RULES.strip().replace("%(n)d", str(max_string_chars)).splitlines()
@@ -126,6 +135,8 @@ def _json_type(param: Param, bids: list[str]) -> dict[str, Any]:
             {"type": "array", "items": {"type": "string"}, "minItems": 1},
         ]},
     }
+    if param.choices:
+        return {"type": "string", "enum": list(param.choices)}
     return kinds[param.kind]
 
 
