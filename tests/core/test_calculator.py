@@ -33,6 +33,9 @@ from colorbrowser.agent.calculator import CalculationError, calculate
         ("$1,234.50 + 10", "1244.5"),
         ("10 ** 999", "1E+999"),
         ("89.90 + 2 * 14.50 - 10%3", "117.9"),
+        ("1 / 3000000000000", "3.333333333333E-13"),  # tiny, yet not zero
+        ("2 ** -1000", "9.332636185032E-302"),
+        ("0.5 ** 20", "0.000000953674"),
     ],
 )
 def test_arithmetic_table(expression, expected):

@@ -130,6 +130,8 @@ def _normalise(expression: str) -> str:
 def format_number(value: Decimal) -> str:
     if abs(value) >= Decimal("1e30"):
         return f"{value.normalize(_CONTEXT):E}"
+    if value and abs(value) < Decimal("1e-9"):  # 12 decimal places would print 0
+        return f"{decimal.Context(prec=13).plus(value).normalize():E}"
     if value == value.to_integral_value():
         return f"{value.quantize(Decimal(1), context=_CONTEXT):f}"
     text = f"{value.normalize(_CONTEXT):f}"
