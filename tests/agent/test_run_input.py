@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from colorbrowser.cli import main
@@ -27,3 +29,19 @@ def test_bad_run_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, arg
     assert err.startswith(f"error: {message}"), err
     assert len(err.strip().splitlines()) == 1 and "config.toml" not in err
     assert not out.exists()
+
+
+def test_a_refused_api_key_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, pages_url):
+    from colorbrowser.testing import ScriptedEndpoint, act
+
+    monkeypatch.setenv("COLORBROWSER_API_KEY", "sk-wrong-key-123")
+    out = tmp_path / "run"
+    with ScriptedEndpoint(lambda messages: act("t", "stop('x')"), token="right") as model, \
+            pytest.raises(SystemExit) as exit_info:
+        main(["run", "log in", "--url", f"{pages_url}/agent/login.html", "--base-url",
+              model.url, "--model", "m", "--knowledge", "off", "--out", str(out)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1].startswith("error: model endpoint")
+    assert "HTTP 401" in err and "sk-wrong-key-123" not in err
+    assert json.loads((out / "result.json").read_text())["status"] == "error"

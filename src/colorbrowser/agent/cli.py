@@ -97,6 +97,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                                 hooks=loop_console_hooks(settings, console),
                                 asker=terminal_asker(settings, console))
         result = episode.run()
+    if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
+        raise episode.failure  # one `error:` line and exit 2; result.json is written
     print_summary(console, result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -119,6 +121,8 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
                                  headed=headed)
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
+    if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
+        raise episode.failure  # one `error:` line and exit 2; result.json is written
     print_summary(console, result)
     if as_json:
         click.echo(json.dumps(result.to_json()))

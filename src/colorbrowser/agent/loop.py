@@ -87,6 +87,7 @@ class Episode:
         self.obs: Observation | None = None
         self.pending_hints: list[str] = []
         self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
+        self.failure: Exception | None = None  # the model or browser error that ended it
 
     # -- agent-scope actions ------------------------------------------------
     def run_agent_action(self, action: Action) -> ActionResult:
@@ -271,6 +272,7 @@ class Episode:
         except (ModelError, BrowserError) as exc:
             # Steps so far are already on disk; end cleanly with the reason.
             self.state.status = "error"
+            self.failure = exc
             error = f"{type(exc).__name__}: {exc}"
         self.state.elapsed = time.perf_counter() - started
         result = EpisodeResult(
