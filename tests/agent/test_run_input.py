@@ -45,3 +45,25 @@ def test_a_refused_api_key_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys,
     assert err.strip().splitlines()[-1].startswith("error: model endpoint")
     assert "HTTP 401" in err and "sk-wrong-key-123" not in err
     assert json.loads((out / "result.json").read_text())["status"] == "error"
+
+
+def test_the_api_key_never_reaches_the_terminal_or_the_run_folder(tmp_path, monkeypatch,
+                                                                   capsys, pages_url):
+    # A model that repeats the key in its thought, a note and the answer.
+    from colorbrowser.testing import ScriptedEndpoint, act
+
+    key = "sk-live-key-4242"
+    replies = iter([act(f"key {key}", f"take_note('the key is {key}')"),
+                    act("done", f"stop('{key}')")])
+    monkeypatch.setenv("COLORBROWSER_API_KEY", key)
+    out = tmp_path / "run"
+    with ScriptedEndpoint(lambda messages: next(replies), token=key) as model:
+        main(["run", "log in", "--url", f"{pages_url}/agent/login.html", "--base-url",
+              model.url, "--model", "m", "--knowledge", "off", "--memory", "none",
+              "--out", str(out), "--json"])  # returns: exit code 0
+    captured = capsys.readouterr()
+    assert "take_note" in captured.err and json.loads(captured.out)["status"] == "done"
+    assert key not in captured.out + captured.err
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert key.encode() not in path.read_bytes(), path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from pathlib import Path
 
@@ -99,6 +100,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
         result = episode.run()
     if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
         raise episode.failure  # one `error:` line and exit 2; result.json is written
+    result = dataclasses.replace(result, answer=episode.redact(result.answer),
+                                 error=episode.redact(result.error))
     print_summary(console, result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -123,6 +126,8 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
         result = episode.run()
     if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
         raise episode.failure  # one `error:` line and exit 2; result.json is written
+    result = dataclasses.replace(result, answer=episode.redact(result.answer),
+                                 error=episode.redact(result.error))
     print_summary(console, result)
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -25,11 +25,12 @@ class ConsoleHook(Hook):
 
     def on_start(self, episode: Episode) -> None:
         s = episode.state
-        self.console.print(f"[bold]goal[/] {escape(s.goal)}")
+        self.console.print(f"[bold]goal[/] {escape(episode.redact(s.goal))}")
         if s.start_url:
-            self.console.print(f"[bold]start[/] {escape(s.start_url)}")
+            self.console.print(f"[bold]start[/] {escape(episode.redact(s.start_url))}")
 
     def after_step(self, episode: Episode, ctx: Any, record: dict[str, Any]) -> None:
+        record = episode.redact(record)  # the terminal is a log too: no keys in it
         result = record["result"]
         mark = "[green]ok[/]" if result["ok"] else f"[red]error[/] {escape(_clip(result['error']))}"
         if result.get("output") and result["ok"]:

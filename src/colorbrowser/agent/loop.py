@@ -89,6 +89,10 @@ class Episode:
         self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
         self.failure: Exception | None = None  # the model or browser error that ended it
 
+    def redact(self, value: Any) -> Any:
+        """Known secrets (API keys, password values) masked, for anything shown or saved."""
+        return self.trajectory.redactor.obj(value) if self.trajectory else value
+
     # -- agent-scope actions ------------------------------------------------
     def run_agent_action(self, action: Action) -> ActionResult:
         if action.name == "stop":
