@@ -3,7 +3,8 @@ calls ``goto`` with the blanks filled in plainly (``goto('http://shop/search?q=b
 socks')``); this hook recognises the template and re-encodes the values.
 
 Shortcuts are knowledge (tips of kind ``shortcut``): they come from the knowledge
-base, or from a tips file given with ``--shortcuts``.
+base (``tips add --kind shortcut`` or ``tips import FILE``); ``file_source`` reads
+them straight from a tips file for code that runs without a store.
 """
 
 from __future__ import annotations
