@@ -36,6 +36,7 @@ class OperatorView:
     shortcuts: list[str] = field(default_factory=list)
     hints: list[str] = field(default_factory=list)
     last_result: str = ""
+    browser_notice: str = ""  # what a watchdog did since the last step (reload, restart...)
 
 
 @dataclass
@@ -98,6 +99,7 @@ class Operator:
             shortcuts=view.shortcuts,
             hints=view.hints,
             last_result=view.last_result,
+            browser_notice=view.browser_notice,
             tabs=tabs,
             fence_open=fence_open,
             fence_close=fence_close,
