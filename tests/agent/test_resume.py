@@ -98,3 +98,43 @@ def test_resume_after_sigkill_continues_at_the_right_step(tmp_path):
     assert len(clicks) + (1 if interrupted else 0) >= TARGET
     meta = json.loads((run_dir / "meta.json").read_text())
     assert meta["resumed"][0]["from_step"] == killed_at
+
+
+def test_a_run_that_is_still_alive_cannot_be_resumed_beside_it(tmp_path, capsys):
+    """Two processes must never write one run folder: resume refuses while the run's
+    process lives (and SIGKILL frees the folder, as the test above shows)."""
+    from colorbrowser.cli import main
+    from colorbrowser.testing import act
+
+    run_dir = tmp_path / "run"
+    src = str(Path(colorbrowser.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "COLORBROWSER_API_KEY": "test-token"}
+    with StaticServer(tmp_path, token="", routes={"/p": lambda r: send_html(r, "<p>x</p>")}) \
+            as site, ScriptedEndpoint(lambda m: act("wait", "scroll(0, 10)"), delay=0.3) as model:
+        first = subprocess.Popen(
+            cli("run", "wait", "--url", f"{site.url}/p", "--base-url", model.url,
+                "--memory", "none", "--knowledge", "off", "--max-steps", "200",
+                "--out", str(run_dir), env=env),
+            env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 120
+            while len(read_steps(run_dir)) < 1:
+                assert first.poll() is None, first.stderr.read().decode()[-2000:]
+                assert time.monotonic() < deadline, "the run made no progress"
+                time.sleep(0.05)
+            before = len(read_steps(run_dir))
+            try:
+                main(["resume", str(run_dir)])
+            except SystemExit as exc:
+                assert exc.code == 2
+            else:
+                raise AssertionError("resume ran beside a live run")
+            assert "in use by another running colorbrowser process" in capsys.readouterr().err
+            assert first.poll() is None  # the live run is untouched and goes on
+            time.sleep(1)
+            steps = read_steps(run_dir)
+            assert len(steps) > before
+            assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+        finally:
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait()

@@ -18,7 +18,7 @@ from colorbrowser.agent.loop import Episode, now_iso
 from colorbrowser.agent.memory import FullHistory, Memory, NoMemory
 from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.summarizer import Summarizer
-from colorbrowser.agent.trajectory import Redactor, Trajectory, slugify
+from colorbrowser.agent.trajectory import Redactor, Trajectory, lock_run_dir, slugify
 from colorbrowser.config import ModelSettings, Settings
 from colorbrowser.protocols import Environment, Model
 
@@ -122,6 +122,7 @@ def build_episode(
     kb: KnowledgeBase | None = None,
     asker: Asker | None = None,
     operator: Operator | None = None,
+    lock: bool = True,
 ) -> Episode:
     if settings.agent.knowledge == "off":
         kb = None
@@ -129,6 +130,8 @@ def build_episode(
         from colorbrowser.knowledge.hook import open_knowledge
 
         kb = open_knowledge(settings, stack)
+    if run_dir is not None and lock:  # before a model or browser starts: it may be in use
+        lock_run_dir(run_dir, stack)
     knowledge = knowledge_hooks(settings, stack, kb)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     env = env or open_browser(settings, stack)

@@ -12,6 +12,7 @@ from colorbrowser.agent import checkpoint
 from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode, now_iso
+from colorbrowser.agent.trajectory import lock_run_dir
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
 
@@ -51,13 +52,15 @@ def resume_episode(
     headed: bool = False,
     **build: Any,
 ) -> Episode:
+    if Path(run_dir).is_dir():  # before load(), which trims a torn line in steps.jsonl
+        lock_run_dir(run_dir, stack)
     point = checkpoint.load(run_dir)
     settings = settings_for_resume(point.meta, current)
     if headed:
         settings.browser.headless = False
     episode = build_episode(
         point.state.goal, point.state.start_url, settings, stack,
-        run_dir=run_dir, hooks=hooks or [], write_meta=False, **build,
+        run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, **build,
     )
     episode.state = point.state
     restore = getattr(episode.memory, "restore", None)

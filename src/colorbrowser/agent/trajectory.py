@@ -10,6 +10,7 @@ Layout::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,6 +18,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from colorbrowser.errors import UserError
 
 MASK = "***"
 
@@ -59,6 +62,24 @@ def write_json_atomic(path: Path, data: Any) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
+    """Hold ``RUN_DIR/.lock`` while ``stack`` is open, so two live processes (a run and
+    a resume, or two resumes) never write one run folder. The kernel drops the lock
+    when its process dies, even by SIGKILL, so a killed run can always be resumed."""
+    import fcntl
+
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    fh = open(run_dir / ".lock", "a")  # noqa: SIM115 - held open until the stack closes
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise UserError(f"{run_dir} is in use by another running colorbrowser process; "
+                        "wait for it to end or stop it first") from None
+    stack.callback(fh.close)
 
 
 def slugify(text: str, limit: int = 40) -> str:
