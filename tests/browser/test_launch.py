@@ -45,6 +45,17 @@ def test_missing_explicit_executable_is_a_clear_error(no_system):
         find_chromium(BrowserSettings(), environ={"CHROMIUM_PATH": str(no_system / "nope")})
 
 
+def test_a_bad_chromium_path_variable_is_named_even_after_settings_loaded_it(no_system):
+    from colorbrowser.config import load_settings
+
+    environ = {"CHROMIUM_PATH": str(no_system / "nope"), "XDG_CONFIG_HOME": str(no_system)}
+    settings = load_settings(None, environ=environ).browser  # the variable lands in settings
+    with pytest.raises(BrowserError, match=r"\(from CHROMIUM_PATH\)"):
+        find_chromium(settings, environ=environ)
+    with pytest.raises(BrowserError, match=r"\(from settings\)"):
+        find_chromium(BrowserSettings(executable=str(no_system / "x")), environ=environ)
+
+
 def test_real_binary_is_preferred_over_the_debian_wrapper(no_system):
     wrapper = _exe(no_system / "usr/bin/chromium")
     assert find_chromium(BrowserSettings(), environ={"PATH": ""}) == str(wrapper)

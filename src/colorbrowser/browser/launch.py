@@ -48,7 +48,9 @@ def find_chromium(settings: BrowserSettings, environ: dict[str, str] | None = No
     if explicit:
         path = Path(explicit).expanduser()
         if not _executable(path):
-            source = "settings" if settings.executable else "CHROMIUM_PATH"
+            # load_settings copies CHROMIUM_PATH into settings.executable: name the variable.
+            source = ("settings" if settings.executable
+                      and settings.executable != env.get("CHROMIUM_PATH") else "CHROMIUM_PATH")
             raise BrowserError(f"Chromium not found at {path} (from {source}); "
                                "fix the path or unset it")
         return str(path)
