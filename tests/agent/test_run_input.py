@@ -31,6 +31,19 @@ def test_bad_run_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, arg
     assert not out.exists()
 
 
+def test_a_run_folder_that_cannot_be_created_is_one_line_and_exit_2(tmp_path, capsys,
+                                                                    pages_url):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "x", "--url", f"{pages_url}/agent/login.html", "--knowledge", "off",
+              "--out", str(blocker / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot write the run folder {blocker / 'run'}")
+    assert "Traceback" not in err
+
+
 def test_a_refused_api_key_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, pages_url):
     from colorbrowser.testing import ScriptedEndpoint, act
 

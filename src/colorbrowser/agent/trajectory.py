@@ -71,8 +71,11 @@ def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
     import fcntl
 
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    fh = open(run_dir / ".lock", "a")  # noqa: SIM115 - held open until the stack closes
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        fh = open(run_dir / ".lock", "a")  # noqa: SIM115 - held open until the stack closes
+    except OSError as exc:
+        raise UserError(f"cannot write the run folder {run_dir}: {exc.strerror}") from None
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
