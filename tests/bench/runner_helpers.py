@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 from colorbrowser.bench.records import EpisodeRecord, read_records
+from colorbrowser.cli import main
 
 # Hand-written for seed 0 of each task; the ids are those our observation gives there
 # (e.g. click-checkboxes seed 0: "[1] checkbox 'AU'", "[2] checkbox 'HF2'", "[3] button").
@@ -43,6 +44,17 @@ click-checkboxes:
 focus-text:
   0: []
 """
+
+
+def run_main(capsys, *argv: str) -> tuple[int, str, str]:
+    """``colorbrowser ARGV`` in this process: exit code, stdout, stderr."""
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def write(path: Path, text: str) -> Path:

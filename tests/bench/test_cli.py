@@ -7,16 +7,11 @@ import json
 import pytest
 
 from colorbrowser.bench.suites import webarena_test_file
-from colorbrowser.cli import main
+from tests.bench.runner_helpers import run_main
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], str]:
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
+    code, out, err = run_main(capsys, *argv)
     return code, out.splitlines(), err
 
 

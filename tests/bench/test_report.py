@@ -20,8 +20,8 @@ import pytest
 from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.bench.report import build_report, compare, wilson
 from colorbrowser.bench.study import StudyDir
-from colorbrowser.cli import main
 from tests.bench.runner_helpers import eval_cli, records, write
+from tests.bench.runner_helpers import run_main as run
 
 TASKS = "click-button,enter-text,focus-text"
 BASELINE = """\
@@ -46,16 +46,6 @@ focus-text:
   0: ["click('1')"]
   1: ["click('1')"]
 """
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

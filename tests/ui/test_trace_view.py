@@ -17,6 +17,7 @@ from PIL import Image
 from colorbrowser.agent.trajectory import Redactor, Trajectory
 from colorbrowser.cli import main
 from tests.bench.runner_helpers import eval_cli, write
+from tests.bench.runner_helpers import run_main as run
 
 PAYLOAD = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
 REPLAY = f"""\
@@ -25,16 +26,6 @@ enter-text:
 click-button:
   0: ["click('1')"]
 """
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
