@@ -58,6 +58,9 @@ class Observation:
     tabs: list[Tab] = field(default_factory=list)
     focused: str | None = None  # bid of the focused element
     last_error: str | None = None  # error of the previous action, if any
+    # What the browser itself reported (a watchdog's recovery, a crashed tab, an
+    # unreadable page), kept apart from the action's error that last_error also holds.
+    notice: str | None = None
     dialog: str | None = None  # a JS dialog that was handled since the last step
     elements: dict[str, ElementInfo] = field(default_factory=dict)
     screenshot: bytes | None = None  # viewport PNG

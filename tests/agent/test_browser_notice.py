@@ -9,7 +9,6 @@ from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import AgentSettings, BrowserSettings
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.testing import act, bid_in, prompt_text
-from colorbrowser.types import ActionResult, Observation
 
 
 def test_the_stall_watchdogs_reload_is_told_to_the_operator(pages_url):
@@ -26,13 +25,25 @@ def test_the_stall_watchdogs_reload_is_told_to_the_operator(pages_url):
     assert told, prompts[-1]
 
 
-def test_the_last_actions_own_error_is_not_repeated_as_a_notice():
-    from colorbrowser.agent.loop import _browser_notice
+def test_the_last_actions_own_error_is_not_repeated_as_a_notice(pages_url):
+    model = ScriptedModel([act("try", "click('9999')"), act("done", "stop('x')")])
+    with BrowserEnv(BrowserSettings(action_timeout_ms=1500)) as env:
+        episode = Episode("press the button", env, Operator(model),
+                          settings=AgentSettings(max_steps=3),
+                          start_url=f"{pages_url}/watchdog/busy.html")
+        episode.run()
+        assert env.observe().notice is None  # a quiet page: nothing of the browser's own
+    after_failure = prompt_text(model.calls[1].messages)
+    assert "9999" in after_failure  # shown once, as the action's result
+    assert "Browser notice" not in after_failure
 
-    failed = ActionResult.failure("element '9' not found")
-    obs = Observation(url="u", title="t", axtree="",
-                      last_error="element '9' not found; the tab crashed and was reopened at u")
-    assert _browser_notice(obs, failed) == "the tab crashed and was reopened at u"
-    obs.last_error = "element '9' not found"
-    assert _browser_notice(obs, failed) == ""
-    assert _browser_notice(obs, None) == "element '9' not found"
+
+def test_an_observation_keeps_the_browsers_notice_apart_from_the_actions_error(pages_url):
+    with BrowserEnv(BrowserSettings(action_timeout_ms=1500)) as env:
+        env.reset(f"{pages_url}/watchdog/busy.html")
+        env.session.notice("the tab crashed and was reopened")
+        failed = env.step("click('9999')")
+        obs = env.observe()
+    assert not failed.ok and obs.last_error.startswith(failed.error)
+    assert obs.last_error.endswith("the tab crashed and was reopened")
+    assert obs.notice == "the tab crashed and was reopened"

@@ -147,7 +147,7 @@ class Episode:
             shortcuts=ctx.shortcuts,
             hints=ctx.hints,
             last_result=_describe_result(state.last_result),
-            browser_notice=_browser_notice(obs, state.last_result),
+            browser_notice=obs.notice or "",
         )
         decision = self.operator.decide(view)
         state.usage.add(decision.usage)
@@ -294,15 +294,6 @@ class Episode:
         for hook in self.hooks:
             hook.on_end(self, result.to_json())
         return result
-
-
-def _browser_notice(obs: Observation, last: ActionResult | None) -> str:
-    """What the browser reported besides the last action's own error (already shown as
-    its result): a watchdog's recovery, a crashed or closed tab, a restart."""
-    text = obs.last_error or ""
-    if last is not None and last.error and text.startswith(last.error):
-        text = text[len(last.error):].lstrip("; ")
-    return text
 
 
 def _describe_result(result: ActionResult | None) -> str:

@@ -270,6 +270,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
         url=scan.url, title=scan.title, axtree=axtree,
         tabs=session.tabs(page, scan.title if scan.doc else None),
         focused=scan.focused, last_error="; ".join(errors) or None,
+        notice="; ".join(errors) or None,
         dialog=session.pop_dialogs(), elements=elements,
         dom_hash=hashlib.blake2b(f"{scan.url}\n{plain}".encode(), digest_size=8).hexdigest(),
     )
@@ -279,7 +280,8 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
             obs.screenshot = session.screenshot(page)
             obs.som = draw_som(obs.screenshot, som_marks(elements, vp), viewport=vp)
         except PlaywrightError as exc:
-            obs.last_error = "; ".join([*errors, f"screenshot failed: {first_line(exc)}"])
+            obs.last_error = obs.notice = "; ".join(
+                [*errors, f"screenshot failed: {first_line(exc)}"])
     obs.changes = describe_changes(previous, obs, same_doc, _top_new(rows, elements))
     return obs
 
