@@ -98,6 +98,11 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                                 hooks=loop_console_hooks(settings, console),
                                 asker=terminal_asker(settings, console))
         result = episode.run()
+    return _finish(console, episode, result, as_json)
+
+
+def _finish(console: Console, episode, result, as_json: bool) -> int:
+    """The end of a run or a resume: a user mistake as one line, else the summary."""
     if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
         raise episode.failure  # one `error:` line and exit 2; result.json is written
     result = dataclasses.replace(result, answer=episode.redact(result.answer),
@@ -124,11 +129,4 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
                                  headed=headed)
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
-    if isinstance(episode.failure, UserError):  # e.g. an unreachable endpoint, a bad key
-        raise episode.failure  # one `error:` line and exit 2; result.json is written
-    result = dataclasses.replace(result, answer=episode.redact(result.answer),
-                                 error=episode.redact(result.error))
-    print_summary(console, result)
-    if as_json:
-        click.echo(json.dumps(result.to_json()))
-    return 0 if result.status == "done" else 1
+    return _finish(console, episode, result, as_json)
