@@ -8,12 +8,10 @@ cannot change it even by mistake.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import os
 import sqlite3
-import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -29,6 +27,7 @@ from colorbrowser.knowledge.embed import Embedder, default_embedder, embedding_t
 from colorbrowser.knowledge.patterns import host_matches_site, match, url_host
 from colorbrowser.knowledge.review_queue import STATUSES, QueueItem
 from colorbrowser.knowledge.schema import migrate
+from colorbrowser.knowledge.sqlite_file import BUSY_TIMEOUT_MS, enter_wal, report_damage
 from colorbrowser.knowledge.tip import (
     InvalidTip,
     Tip,
@@ -43,7 +42,6 @@ if TYPE_CHECKING:
 
     from colorbrowser.knowledge.retrieve import Retrieved
 
-BUSY_TIMEOUT_MS = 30_000
 EDITABLE = ("site", "url_patterns", "text", "keywords", "tags", "kind", "url_template", "author")
 OnConflict = Literal["error", "replace", "skip"]
 
@@ -119,53 +117,7 @@ _REPLACE_KEEP_STATS = (
 )
 
 
-def _enter_wal(conn: sqlite3.Connection) -> None:
-    """Switch to WAL, retrying: SQLite answers "locked" at once, without the busy
-    handler, when two processes switch a brand-new file at the same moment."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    delay = 0.005
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-        time.sleep(delay)
-        delay = min(delay * 2, 0.2)
-
-
-class StoreBroken(UserError):
-    """SQLite found the file damaged while reading or writing it (not just at open)."""
-
-
-def _report_damage(cls: type) -> type:
-    """Wrap the public methods so that a damaged file (a bad page SQLite only meets
-    while reading or writing) is one line naming the file, never a traceback.
-    Constraint errors are bugs or races handled where they happen, so they pass."""
-
-    def wrap(method):
-        @functools.wraps(method)
-        def guarded(self, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except sqlite3.IntegrityError:
-                raise
-            except sqlite3.DatabaseError as exc:
-                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                    raise UserError(f"knowledge base {self.path} is busy: {exc}") from None
-                raise StoreBroken(f"knowledge base {self.path} is damaged: {exc} "
-                                  "(restore a copy or export what still reads)") from None
-        return guarded
-
-    for name, value in list(vars(cls).items()):
-        if callable(value) and not name.startswith("_") and not isinstance(
-                value, (classmethod, staticmethod)):
-            setattr(cls, name, wrap(value))
-    return cls
-
-
-@_report_damage
+@report_damage
 class KnowledgeBase:
     """Tips, their usage, their vectors, and the review queue, in one SQLite file."""
 
@@ -209,7 +161,7 @@ class KnowledgeBase:
                 if version == 0:
                     raise UserError(f"{path} is not a colorbrowser knowledge base")
             else:
-                _enter_wal(conn)
+                enter_wal(conn)
                 conn.execute("PRAGMA synchronous = NORMAL")
                 migrate(conn, str(path))
         except sqlite3.DatabaseError as exc:
