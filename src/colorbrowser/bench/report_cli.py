@@ -24,7 +24,7 @@ from rich.table import Table
 from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.bench.report import Group, Rate, Report, build_report
 from colorbrowser.errors import UserError
-from colorbrowser.ui.images import thumbnail_uri
+from colorbrowser.ui.images import inside, thumbnail_uri
 from colorbrowser.ui.trace import TRACE
 
 MAX_THUMBNAILS = 300  # about 5 kB each: the page stays a few MB at most
@@ -72,11 +72,8 @@ class Links:
 
     def run_dir(self, record: EpisodeRecord) -> Path | None:
         """The episode's folder, if it exists inside the study (records are data)."""
-        if not record.trajectory:
-            return None
-        root = self.study.resolve()
-        path = (root / record.trajectory).resolve()
-        return path if path.is_relative_to(root) and path.is_dir() else None
+        path = inside(self.study, record.trajectory)
+        return path if path is not None and path.is_dir() else None
 
     def trace(self, record: EpisodeRecord) -> str | None:
         run_dir = self.run_dir(record)

@@ -8,6 +8,7 @@ import click
 
 from colorbrowser.bench.records import RESULTS, STUDY, EpisodeRecord, read_records
 from colorbrowser.errors import UserError
+from colorbrowser.ui.images import inside
 from colorbrowser.ui.trace import write_trace
 
 RUN_FILES = ("steps.jsonl", "meta.json", "result.json")
@@ -20,13 +21,10 @@ def is_run_dir(path: Path) -> bool:
 def study_runs(study: Path) -> list[tuple[Path, EpisodeRecord | None]]:
     """Every run folder of a study (older attempts too), with its record when it has one.
     Folders named by records must lie inside the study: the page is written there."""
-    root = study.resolve()
     found: dict[Path, EpisodeRecord | None] = {}
     for record in read_records(study / RESULTS):
-        if not record.trajectory:
-            continue
-        path = (study / record.trajectory).resolve()
-        if path.is_relative_to(root) and is_run_dir(path):
+        path = inside(study, record.trajectory)
+        if path is not None and is_run_dir(path):
             found[path] = record
     runs = study / "runs"
     if runs.is_dir():

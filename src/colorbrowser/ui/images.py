@@ -16,14 +16,13 @@ MAX_EMBED_BYTES = 20_000_000  # a bigger "screenshot" is not one; show the place
 
 
 def inside(root: Path, relative: str | None) -> Path | None:
-    """``root/relative`` when it is an existing file under ``root``, else None."""
+    """``root/relative``, resolved, when it lies under ``root``; else None. Paths in
+    trajectories and study records are data: they must not lead out of their folder."""
     if not relative or not isinstance(relative, str):
         return None
     root = root.resolve()
     path = (root / relative).resolve()
-    if not path.is_relative_to(root) or not path.is_file():
-        return None
-    return path
+    return path if path.is_relative_to(root) else None
 
 
 def image_kind(data: bytes) -> str | None:
@@ -35,7 +34,7 @@ def image_kind(data: bytes) -> str | None:
 
 def data_uri(path: Path | None) -> str | None:
     """The file as a data URI; None when it is missing, too big or not an image."""
-    if path is None:
+    if path is None or not path.is_file():
         return None
     try:
         if path.stat().st_size > MAX_EMBED_BYTES:
