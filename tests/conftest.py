@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.browser.launch import launch_options, shared_playwright
 from colorbrowser.config import BrowserSettings
 from colorbrowser.testing import serve_directory
 
@@ -44,3 +45,24 @@ def browser_env():
     env = BrowserEnv(BrowserSettings(action_timeout_ms=1500))
     yield env
     env.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A plain Playwright Chromium, for tests that drive pages themselves."""
+    with shared_playwright() as p:
+        browser = p.chromium.launch(**launch_options(BrowserSettings()))
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    return context.new_page()

@@ -1,33 +1,11 @@
-"""Fixtures for the evaluation harness tests: a real Chromium, fresh pages, a
-scripted judge model (canned replies, for the fuzzy_match plumbing only)."""
+"""Fixtures for the evaluation harness tests: a scripted judge model (canned replies,
+for the fuzzy_match plumbing only). The real Chromium comes from tests/conftest.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from colorbrowser.browser.launch import launch_options, shared_playwright
-from colorbrowser.config import BrowserSettings
 from colorbrowser.types import Completion, Constraint, Message
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with shared_playwright() as p:
-        browser = p.chromium.launch(**launch_options(BrowserSettings()))
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def context(browser):
-    context = browser.new_context()
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context):
-    return context.new_page()
 
 
 class ScriptedModel:
