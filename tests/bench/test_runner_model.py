@@ -4,6 +4,7 @@ offline model through the real llama.cpp server."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -30,9 +31,7 @@ def click_the_named_button(messages):
     return f"<think>the goal names {name}</think><action>click('{bid}')</action>"
 
 
-def endpoint_env(tmp_path, endpoint) -> dict:
-    import os
-
+def endpoint_env(endpoint) -> dict:
     return {**os.environ, "COLORBROWSER_BASE_URL": endpoint.url, "STUDY_KEY": TOKEN}
 
 
@@ -50,7 +49,7 @@ def test_a_model_agent_study_counts_tokens_and_cost_and_keeps_the_key_out(tmp_pa
     with ScriptedEndpoint(click_the_named_button, token=TOKEN) as endpoint:
         proc = eval_cli("miniwob:click-button", "--seeds", "0-2", "--workers", "2",
                         "--agent-config", str(config), "--api-key-env", "STUDY_KEY",
-                        "--out", str(study), cwd=tmp_path, env=endpoint_env(tmp_path, endpoint))
+                        "--out", str(study), cwd=tmp_path, env=endpoint_env(endpoint))
     assert proc.returncode == 0, proc.stderr
     found = {r.seed: r for r in records(study)}
     assert sorted(found) == [0, 1, 2]
@@ -86,7 +85,7 @@ def test_a_model_that_never_answers_gets_its_worker_killed(tmp_path, bench_url):
         proc = eval_cli(str(tasks), "--memory", "none", "--knowledge", "off",
                         "--api-key-env", "STUDY_KEY", "--timeout", "2", "--kill-grace", "1",
                         "--hard-grace", "3", "--out", str(study), cwd=tmp_path,
-                        env=endpoint_env(tmp_path, endpoint))
+                        env=endpoint_env(endpoint))
         elapsed = time.monotonic() - started
     assert proc.returncode == 0, proc.stderr
     found = by_task(study)
