@@ -209,3 +209,56 @@ def test_demo_loads_the_shop_tips_at_the_served_address_and_uses_them(cli, tmp_p
     assert "choose a size in the Size box" in ops[-1]  # on the product page
     assert "shop tips 2 loaded" in done.stderr and "shortcut used demo-search" in done.stderr
     assert "$14.50" in done.stderr
+
+
+MINIWOB_TIP = "On the click-test page the task is done by clicking the Click Me! button."
+
+
+def test_a_tip_written_in_review_for_miniwob_is_found_again_at_the_next_runs_new_address(
+        cli, tmp_path):
+    """MiniWoB is served at a new port and token path every run; tips name it miniwob.local."""
+    def operator(chat: Chat) -> str:
+        if chat.role != "operator":
+            return summary_json("on the task page")
+        if MINIWOB_TIP not in chat.user:
+            return act("I do not know what is wanted.", "stop('unsure')")
+        button = re.search(r"\[(\w+)\] button 'Click Me!'", chat.user).group(1)
+        return act("The tip says to click it.", f"click('{button}')")
+
+    kb = tmp_path / "kb.db"
+    with fake_model(operator) as model:
+        first = cli("adapt", "miniwob", "--tasks", "click-test", "--kb", str(kb),
+                    "--max-steps", "3", "--out", str(tmp_path / "adapt1"), "--json", model=model)
+        assert first.returncode == 0, first.stderr
+        (outcome,) = json.loads(first.stdout)
+        assert not outcome["success"] and outcome["queued"]
+        with KnowledgeBase.open(kb, embeddings=False) as store:
+            (item,) = store.queue_list("open")
+        assert item.site == "miniwob.local"
+        assert item.url == "http://miniwob.local/miniwob/click-test.html"
+        served_first = re.search(r"http://127\.0\.0\.1:\d+/[^/\s']+/miniwob/",
+                                 operator_prompts(model)[0]).group(0)
+
+        review = cli("review", "--kb", str(kb), stdin=f"t\n{MINIWOB_TIP}\n\n\n")
+        assert review.returncode == 0 and "1 resolved with a tip" in review.stderr, review.stderr
+        with KnowledgeBase.open(kb, embeddings=False) as store:
+            tip = store.get(store.queue_get(item.id).tip_id)
+        assert tip.site == "miniwob.local"
+        assert tip.url_patterns == ["http://miniwob.local/miniwob/click-test.html*"]
+
+        second = cli("adapt", "miniwob", "--tasks", "click-test", "--kb", str(kb),
+                     "--max-steps", "3", "--out", str(tmp_path / "adapt2"), "--json", model=model)
+        (outcome,) = json.loads(second.stdout)
+        assert outcome["success"] and outcome["queued"] == [], second.stderr
+        assert served_first not in operator_prompts(model)[-1]  # a new port and token
+
+        # The evaluation harness finds it too, from a frozen store in a worker process.
+        frozen = cli("eval", "miniwob", "--tasks", "click-test", "--knowledge", "frozen",
+                     "--kb", str(kb), "--max-steps", "3", "--workers", "1",
+                     "--out", str(tmp_path / "study"), model=model)
+        assert frozen.returncode == 0, frozen.stderr
+    (record,) = [json.loads(line) for line in
+                 (tmp_path / "study" / "results.jsonl").read_text().splitlines()]
+    assert record["success"], record
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        assert store.get(tip.id).stats.successes == 1  # from the adapt run; frozen wrote nothing

@@ -177,3 +177,30 @@ def test_the_console_shows_the_tips_in_use(browser_env, hitl_url, kb_path, tmp_p
     run(settings(tmp_path, kb_path), model, browser_env, f"{hitl_url}/order.html",
         tmp_path / "run", hooks=[KnowledgeConsole(Console(file=out, width=120))])
     assert "tips terms-first" in out.getvalue()
+
+
+def test_on_a_site_served_under_a_stable_name_the_person_scopes_the_tip_to_that_name(
+        browser_env, hitl_url, kb_path, tmp_path):
+    from colorbrowser.knowledge.aliases import SiteAliases
+
+    aliases = SiteAliases.of({hitl_url: "http://checkout.local/"})
+    asker, shown = person(f"t\n{TERMS_TIP}\n\n\n")
+    model = scripted(checkout_operator())
+    cfg = settings(tmp_path, kb_path)
+    _, result = run(cfg, model, browser_env, f"{hitl_url}/order.html", tmp_path / "one",
+                    asker=asker, site_aliases=aliases)
+    assert result.status == "done"
+    assert "http://checkout.local/order.html*" in shown.getvalue()  # the proposed scope
+    assert TERMS_TIP in prompts(model)[3]  # the person's tip applies on the live page at once
+    with KnowledgeBase.open(kb_path, embeddings=False) as kb:
+        (tip,) = kb.list()
+    assert (tip.site, tip.url_patterns) == ("checkout.local", ["http://checkout.local/order.html*"])
+    # Without the alias the stored tip does not match the live address; with it, it does.
+    again = scripted(checkout_operator())
+    run(cfg, again, browser_env, f"{hitl_url}/order.html", tmp_path / "two",
+        site_aliases=aliases)
+    assert TERMS_TIP in prompts(again)[0]
+    plain = scripted(checkout_operator())
+    run(settings(tmp_path, kb_path, max_steps=1), plain, browser_env, f"{hitl_url}/order.html",
+        tmp_path / "three")
+    assert TERMS_TIP not in prompts(plain)[0]

@@ -20,6 +20,7 @@ from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, lock_run_dir, slugify
 from colorbrowser.config import ModelSettings, Settings
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.protocols import Environment, Model
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ def settings_snapshot(settings: Settings) -> dict[str, Any]:
 
 # -- knowledge and human help (issue 4) ---------------------------------------------
 def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
-                    kb: KnowledgeBase | None = None) -> list[Hook]:
+                    kb: KnowledgeBase | None = None,
+                    aliases: SiteAliases | None = None) -> list[Hook]:
     """Tips and URL shortcuts from the knowledge base; [] when knowledge is off.
 
     Pass ``kb`` to share one open store across episodes (adapt); otherwise the store
@@ -94,16 +96,19 @@ def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
 
     kb = kb if kb is not None else open_knowledge(settings, stack)
     agent = settings.agent
-    return [KnowledgeHook(kb, k=agent.tips_k, token_budget=agent.tips_token_budget),
-            ShortcutHook(kb.shortcuts_for)]
+    aliases = aliases or SiteAliases()
+    return [KnowledgeHook(kb, k=agent.tips_k, token_budget=agent.tips_token_budget,
+                          aliases=aliases),
+            ShortcutHook(kb.shortcuts_for, aliases=aliases)]
 
 
 def help_hooks(settings: Settings, model: Model, kb: KnowledgeBase | None,
-               asker: Asker | None = None) -> list[Hook]:
+               asker: Asker | None = None, aliases: SiteAliases | None = None) -> list[Hook]:
     """Failure triggers, the critic and asking a person (settings.hitl)."""
     from colorbrowser.hitl.hook import build_trigger_hook
 
-    hook = build_trigger_hook(settings.hitl, model=model, kb=kb, asker=asker)
+    hook = build_trigger_hook(settings.hitl, model=model, kb=kb, asker=asker,
+                              aliases=aliases)
     return [hook] if hook is not None else []
 
 
@@ -123,7 +128,9 @@ def build_episode(
     asker: Asker | None = None,
     operator: Operator | None = None,
     lock: bool = True,
+    site_aliases: SiteAliases | None = None,
 ) -> Episode:
+    """``site_aliases`` names locally served sites stably for knowledge (tips, scopes)."""
     if settings.agent.knowledge == "off":
         kb = None
     elif kb is None:  # first, so a missing frozen store fails before anything starts
@@ -132,7 +139,8 @@ def build_episode(
         kb = open_knowledge(settings, stack)
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
         lock_run_dir(run_dir, stack)
-    knowledge = knowledge_hooks(settings, stack, kb)
+    aliases = site_aliases or SiteAliases()
+    knowledge = knowledge_hooks(settings, stack, kb, aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     env = env or open_browser(settings, stack)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
@@ -161,5 +169,5 @@ def build_episode(
         start_url=start_url,
         trajectory=trajectory,
         memory=build_memory(settings, model, stack),
-        hooks=[*knowledge, *help_hooks(settings, model, kb, asker), *hooks],
+        hooks=[*knowledge, *help_hooks(settings, model, kb, asker, aliases), *hooks],
     )

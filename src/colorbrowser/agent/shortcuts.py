@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from colorbrowser.agent.hooks import Hook
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
 from colorbrowser.knowledge.shortcuts import fill_template, match_template
 from colorbrowser.knowledge.tip import Tip
@@ -45,20 +46,31 @@ def file_source(path: Path) -> ShortcutSource:
 @dataclass
 class ShortcutHook(Hook):
     source: ShortcutSource
-    shown: list[Tip] = field(default_factory=list)
+    aliases: SiteAliases = field(default_factory=SiteAliases)
+    shown: list[Tip] = field(default_factory=list)  # templates at the live address
 
     def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
-        host = url_host(obs.url)
-        self.shown = [t for t in self.source(obs.url)
+        url = self.aliases.stable(obs.url)
+        host = url_host(url)
+        self.shown = [self._live(t) for t in self.source(url)
                       if t.kind == "shortcut" and t.url_template
                       and host_matches_site(host, t.site)]
         ctx.shortcuts = [shortcut_line(t) for t in self.shown]
+
+    def _live(self, tip: Tip) -> Tip:
+        live = self.aliases.live(tip.url_template or "")
+        return tip if live == tip.url_template else tip.model_copy(update={"url_template": live})
 
     def review(self, episode: Episode, ctx: StepContext, decision: Decision) -> Decision:
         action = decision.action
         if action is None or action.name not in {"goto", "new_tab"} or not action.args[0]:
             return decision
         url = str(action.args[0])
+        live = self.aliases.live(url)  # a stable address read in a tip leads to the served site
+        if live != url:
+            decision.action = action = Action(action.name, [live, *action.args[1:]],
+                                              raw=f"{action.name}({live!r})")
+            url = live
         for tip in self.shown:
             found = match_template(url, tip.url_template or "")
             if found is None:

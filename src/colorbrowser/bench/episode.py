@@ -19,6 +19,7 @@ from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.bench.task import Task, TaskSetupError, TaskSpec, Validation
 from colorbrowser.errors import BrowserError, EpisodeEnd, UserError
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.types import Usage
 
 if TYPE_CHECKING:
@@ -187,7 +188,8 @@ def run_task_episode(
             episode = build_episode(
                 spec.goal, spec.start_url, settings, stack, run_dir=run_dir, model=model,
                 env=PreparedEnv(env), kb=kb, asker=asker, operator=operator,
-                hooks=[deadline, TaskDoneHook(task, env), *hooks])
+                hooks=[deadline, TaskDoneHook(task, env), *hooks],
+                site_aliases=SiteAliases.of(spec.site_aliases))
             knowledge = [h for h in episode.hooks if isinstance(h, KnowledgeHook)]
             for hook in knowledge:
                 hook.defer_outcome = True  # success is the task's verdict, not "stopped"

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 PREFIX = "miniwob:"
 SITE = "miniwob"
+# How tips name the MiniWoB pages, whatever port and token this run serves them at.
+STABLE_BASE = "http://miniwob.local/"
 # The task area is a 160x210 CSS px box in the page's top-left corner.
 VIEWPORT = (160, 210)
 # Long enough that a slow model is never cut off by the page's own timer
@@ -119,6 +121,7 @@ class MiniWobTask:
             goal=goal,
             start_url=self._url,
             viewport=VIEWPORT,
+            site_aliases={self._server.url: STABLE_BASE},
             info={"seed": self.seed, "episode_max_time_ms": max_ms, "episode": episode,
                   "fields": fields},
         )

@@ -40,6 +40,9 @@ class TaskSpec:
     # cookies to the page's context; a runner creating contexts may pass it instead.
     storage_state: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    # {live base URL: stable base URL} for pages served at a new address every run
+    # (MiniWoB), so knowledge written in one run still matches in the next.
+    site_aliases: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

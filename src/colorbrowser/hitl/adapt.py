@@ -17,6 +17,7 @@ from colorbrowser.agent.trajectory import slugify
 from colorbrowser.bench.episode import run_task_episode
 from colorbrowser.bench.task import Task, Validation
 from colorbrowser.hitl.asking import HelpAnswer, HelpRequest, propose_scope
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.review_queue import QueueItem
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def run_task(task: Task, settings: Settings, *, env: BrowserEnv, model: Model,
                           steps=run.steps, run_dir=str(run_dir), error=run.error)
     episode, validation = run.episode, run.validation
     if episode is not None and validation is not None and not validation.success:
-        url = env.page.url
+        url = SiteAliases.of(run.spec.site_aliases if run.spec else None).stable(env.page.url)
         state = episode.state
         asker.queue(QueueItem(
             site=propose_scope(url)[0] or task.site, url=url, goal=run.goal,

@@ -20,6 +20,7 @@ from colorbrowser.errors import Aborted, ColorBrowserError
 from colorbrowser.hitl.asking import Asker, HelpAnswer, HelpRequest, scope_matches
 from colorbrowser.hitl.critic import Critic
 from colorbrowser.hitl.triggers import Detector, PageMark, Trace, Trigger
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.tip import InvalidTip, Tip
 
@@ -40,6 +41,7 @@ class TriggerHook(Hook):
     critic: Critic | None = None
     asker: Asker | None = None
     kb: KnowledgeBase | None = None
+    aliases: SiteAliases = field(default_factory=SiteAliases)  # scopes use stable names
     pages: list[PageMark] = field(default_factory=list)
     session_tips: list[Tip] = field(default_factory=list)  # a person's tips of this run
     fired: list[Trigger] = field(default_factory=list)
@@ -69,7 +71,7 @@ class TriggerHook(Hook):
         triggers += self._critic(episode, ctx, obs)
         self.fired += triggers
         ctx.triggers.extend(t.to_json() for t in triggers)
-        self._inject_session_tips(ctx, obs.url)
+        self._inject_session_tips(ctx, self.aliases.stable(obs.url))
         if triggers and self.asker is not None and not self.closed:
             self._ask(episode, ctx, obs, triggers)
 
@@ -98,7 +100,8 @@ class TriggerHook(Hook):
             rel = episode.trajectory.save_image(f"{ctx.step:04d}.png", obs.screenshot)
             screenshot = str(episode.trajectory.dir / rel) if rel else None
         return HelpRequest.at(
-            "; ".join(t.reason for t in triggers), state.goal, obs.url, step=ctx.step,
+            "; ".join(t.reason for t in triggers), state.goal, self.aliases.stable(obs.url),
+            step=ctx.step,
             summary=state.summary, screenshot=screenshot, can_store=self.can_store,
             last_actions=[h.line() for h in state.recent(RECENT_ACTIONS)],
             kinds=[t.kind for t in triggers],
@@ -153,7 +156,8 @@ class TriggerHook(Hook):
 
 
 def build_trigger_hook(settings: HitlSettings, *, model=None, kb: KnowledgeBase | None = None,
-                       asker: Asker | None = None) -> TriggerHook | None:
+                       asker: Asker | None = None,
+                       aliases: SiteAliases | None = None) -> TriggerHook | None:
     """The hook the settings ask for; None when nothing would ever fire or ask."""
     detector = Detector.from_settings(settings) if settings.triggers else None
     critic = Critic(model, every=settings.critic_every) if settings.critic_every and model \
@@ -164,4 +168,5 @@ def build_trigger_hook(settings: HitlSettings, *, model=None, kb: KnowledgeBase 
         asker = TerminalAsker()
     if detector is None and critic is None:
         return None
-    return TriggerHook(settings, detector=detector, critic=critic, asker=asker, kb=kb)
+    return TriggerHook(settings, detector=detector, critic=critic, asker=asker, kb=kb,
+                       aliases=aliases or SiteAliases())

@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.errors import ColorBrowserError
+from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
 
@@ -53,8 +54,10 @@ class KnowledgeHook(Hook):
     every tip shown gets the episode's outcome. A frozen store is never written.
     """
 
-    def __init__(self, kb: KnowledgeBase, *, k: int = 3, token_budget: int = 400) -> None:
+    def __init__(self, kb: KnowledgeBase, *, k: int = 3, token_budget: int = 400,
+                 aliases: SiteAliases | None = None) -> None:
         self.kb = kb
+        self.aliases = aliases or SiteAliases()
         self.k = k
         self.token_budget = token_budget
         self.shown: dict[str, None] = {}  # ids shown this episode, in order
@@ -71,8 +74,8 @@ class KnowledgeHook(Hook):
         if self.k <= 0:
             return
         try:
-            found = self.kb.search(obs.url, episode.state.goal, k=self.k + _SHORTCUT_SLACK,
-                                   token_budget=self.token_budget)
+            found = self.kb.search(self.aliases.stable(obs.url), episode.state.goal,
+                                   k=self.k + _SHORTCUT_SLACK, token_budget=self.token_budget)
         except (ColorBrowserError, sqlite3.Error) as exc:
             ctx.extra["knowledge_error"] = f"tip retrieval failed: {exc}"
             return
