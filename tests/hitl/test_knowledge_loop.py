@@ -9,7 +9,7 @@ import pytest
 
 from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.trajectory import read_steps
-from colorbrowser.demo.cli import shop_tips
+from colorbrowser.demo.cli import shop_aliases, shop_tips
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.knowledge.hook import KnowledgeHook
@@ -21,9 +21,10 @@ GOAL = "What is the price of the wool hiking socks?"
 SIZE_TIP = "choose a size in the Size box"
 
 
-def stocked_kb(path, shop_url):
+def stocked_kb(path):
+    """The demo shop's tips, which name the shop http://shop.local/."""
     with KnowledgeBase.open(path, embeddings=False) as kb:
-        kb.add_many(shop_tips(shop_url))
+        kb.add_many(shop_tips())
 
 
 def shop_operator(shop_url):
@@ -40,6 +41,8 @@ def shop_operator(shop_url):
 
 
 def run(settings_, model, env, url, run_dir, goal=GOAL, **build):
+    """One episode; the shop is served at ``url``'s base, which the tips know as shop.local."""
+    build.setdefault("site_aliases", shop_aliases(url.rsplit("/", 1)[0]))
     with contextlib.ExitStack() as stack:
         episode = build_episode(goal, url, settings_, stack, run_dir=run_dir, model=model,
                                 env=env, **build)
@@ -49,7 +52,7 @@ def run(settings_, model, env, url, run_dir, goal=GOAL, **build):
 
 def test_knowledge_on_shows_page_tips_and_shortcuts_and_learns_their_usage(
         browser_env, shop_url, kb_path, tmp_path):
-    stocked_kb(kb_path, shop_url)
+    stocked_kb(kb_path)
     model = scripted(shop_operator(shop_url))
     _, result = run(settings(tmp_path, kb_path), model, browser_env,
                     f"{shop_url}/index.html", tmp_path / "run")
@@ -71,7 +74,7 @@ def test_knowledge_on_shows_page_tips_and_shortcuts_and_learns_their_usage(
 
 def test_a_failed_episode_counts_as_a_failure_for_the_tips_it_saw(
         browser_env, shop_url, kb_path, tmp_path):
-    stocked_kb(kb_path, shop_url)
+    stocked_kb(kb_path)
     model = scripted(lambda p: act("Look.", "scroll(0, 100)"))
     _, result = run(settings(tmp_path, kb_path, max_steps=2), model, browser_env,
                     f"{shop_url}/product.html?id=3", tmp_path / "run")
@@ -95,7 +98,7 @@ def test_knowledge_off_opens_no_store_and_shows_no_tips(browser_env, shop_url, k
 
 def test_frozen_retrieves_but_never_writes_even_embeddings(browser_env, shop_url, kb_path,
                                                            tmp_path):
-    stocked_kb(kb_path, shop_url)
+    stocked_kb(kb_path)
     before = (kb_path.read_bytes(), kb_path.stat().st_mtime_ns)
     model = scripted(lambda p: act("Done.", "stop('$14.50')"))
     episode, result = run(settings(tmp_path, kb_path, knowledge="frozen", embeddings=True),
@@ -123,7 +126,7 @@ def test_frozen_without_a_store_is_one_clear_error_before_anything_starts(tmp_pa
 
 def test_the_summarizer_checks_the_last_action_against_the_retrieved_tips(
         browser_env, shop_url, kb_path, tmp_path):
-    stocked_kb(kb_path, shop_url)
+    stocked_kb(kb_path)
 
     def summarizer(prompt: str) -> str:
         recent = prompt.split("# Last actions")[1] if "# Last actions" in prompt else ""
@@ -144,7 +147,7 @@ def test_the_summarizer_checks_the_last_action_against_the_retrieved_tips(
                     f"{shop_url}/product.html?id=3", tmp_path / "run")
     assert result.answer == "needs a size"
     summarizer_prompts = prompts(model, "summarizer")
-    tip_text = shop_tips(shop_url)[0].text
+    tip_text = shop_tips()[0].text
     assert all(f"- {tip_text}" in p for p in summarizer_prompts)  # the retrieved text, verbatim
     second = prompts(model)[1]
     assert "Tip check: the last action went against: choose a size before Add to cart" in second

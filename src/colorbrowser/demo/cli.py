@@ -18,32 +18,25 @@ from colorbrowser.agent.cli import model_options, settings_from_flags
 from colorbrowser.agent.console import print_summary
 from colorbrowser.agent.factory import build_episode, new_run_dir
 from colorbrowser.hitl.flags import help_options, loop_console_hooks, terminal_asker
-from colorbrowser.knowledge.patterns import url_host
-from colorbrowser.knowledge.tip import Tip, make_tip
+from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.knowledge.tip import Tip
 from colorbrowser.static_server import StaticServer
 
 SITE = Path(__file__).parent / "site"
 TIPS = Path(__file__).parent / "tips.yaml"
-TIPS_ROOT = "http://127.0.0.1/"  # where tips.yaml pretends the shop lives
+SHOP_BASE = "http://shop.local/"  # how tips name the shop, wherever it is served
 DEFAULT_GOAL = "What is the price of the wool hiking socks?"
 
 
-def shop_tips(base_url: str) -> list[Tip]:
-    """The demo tips moved to the shop's real address (port and token path)."""
+def shop_tips() -> list[Tip]:
     from colorbrowser.knowledge.exchange import read_tips_file
 
-    base = base_url.rstrip("/") + "/"
+    return read_tips_file(TIPS)
 
-    def move(url: str | None) -> str | None:
-        return base + url[len(TIPS_ROOT):] if url and url.startswith(TIPS_ROOT) else url
 
-    moved = []
-    for tip in read_tips_file(TIPS):
-        data = tip.model_dump(exclude={"created", "updated", "stats"})
-        data.update(site=url_host(base_url), url_template=move(tip.url_template),
-                    url_patterns=[move(p) for p in tip.url_patterns])
-        moved.append(make_tip(**data))
-    return moved
+def shop_aliases(served_url: str) -> SiteAliases:
+    """The shop's tips (written for SHOP_BASE) apply at this run's port and token path."""
+    return SiteAliases.of({served_url: SHOP_BASE})
 
 
 @click.command("demo")
@@ -77,12 +70,12 @@ def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps
             kb = KnowledgeBase.open(Path(folder) / "knowledge.db",
                                     embeddings=settings.agent.tips_embeddings)
             stack.callback(kb.close)
-            tips = shop_tips(server.url)
+            tips = shop_tips()
             kb.add_many(tips)
             console.print(f"[bold]shop tips[/] {len(tips)} loaded into a temporary knowledge "
                           f"base: {escape(', '.join(t.id for t in tips))}")
         episode = build_episode(goal, f"{server.url}/index.html", settings, stack,
-                                run_dir=run_dir, kb=kb,
+                                run_dir=run_dir, kb=kb, site_aliases=shop_aliases(server.url),
                                 hooks=loop_console_hooks(settings, console),
                                 asker=terminal_asker(settings, console))
         result = episode.run()
