@@ -146,6 +146,32 @@ def test_typed_passwords_never_reach_the_trajectory(browser_env, pages_url, tmp_
         assert secret not in path.read_text(), path
 
 
+def test_a_password_is_masked_in_the_pending_action_while_its_step_runs(
+        browser_env, pages_url, tmp_path):
+    """pending.json outlives a process killed mid-step; it must not hold the password."""
+    secret = "correct-horse-battery"
+    seen: list[str] = []
+
+    class Killed(BaseException):
+        pass
+
+    class DiesMidStep:  # the browser as seen by a process killed during the fill
+        def __getattr__(self, name):
+            return getattr(browser_env, name)
+
+        def step(self, action):
+            seen.append((tmp_path / "run" / "pending.json").read_text())
+            raise Killed
+
+    replies = [lambda m: act("log in", f"fill('{bid_in(m, 'textbox', 'Password')}', '{secret}')")]
+    episode, _ = make_episode(DiesMidStep(), replies, tmp_path, goal="log in",
+                              url=f"{pages_url}/agent/login.html")
+    with pytest.raises(Killed):
+        episode.run()
+    assert seen and "fill(" in seen[0] and secret not in seen[0]
+    assert secret not in (tmp_path / "run" / "pending.json").read_text()
+
+
 def test_operator_prompt_stays_flat_as_steps_grow(browser_env, shop_url, tmp_path):
     episode, model = make_episode(browser_env, [act("x", "scroll(0, 1)")] * 12, tmp_path,
                                   url=f"{shop_url}/index.html", max_steps=12, memory="none")

@@ -155,6 +155,7 @@ class Episode:
             decision = hook.review(self, ctx, decision)
         t_dec = time.perf_counter()
         if self.trajectory:
+            self._mask_password(obs, decision.action)
             checkpoint.write_pending(self.trajectory, number, str(decision.action))
         result = self.execute(decision)
         t_exec = time.perf_counter()
@@ -164,6 +165,16 @@ class Episode:
         for hook in self.hooks:
             hook.after_step(self, ctx, record)
         return record
+
+    def _mask_password(self, obs: Observation, action: Action | None) -> None:
+        """A value for a password field is a secret before it is typed: pending.json,
+        written first, outlives a process killed in the middle of the step."""
+        if self.trajectory is None or action is None or action.name != "fill" \
+                or len(action.args) < 2:
+            return
+        info = obs.elements.get(str(action.args[0]))
+        if info is not None and info.states.get("password"):
+            self.trajectory.redactor.add(str(action.args[-1]))
 
     def execute(self, decision: Decision) -> ActionResult:
         if decision.action is None:
