@@ -22,6 +22,7 @@ from colorbrowser.knowledge.patterns import (
     glob_host,
     host_matches_site,
 )
+from colorbrowser.knowledge.retrieve import STOPWORDS as _STOPWORDS
 from colorbrowser.knowledge.tip import Tip, template_problems
 
 if TYPE_CHECKING:
@@ -91,8 +92,24 @@ def normalize_text(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+_NEGATIONS = frozenset(("no", "not", "never", "nor", "without", "dont", "don", "t"))
+_FILLER = _STOPWORDS - _NEGATIONS  # "do not X" and "X" must never look alike
+
+
+def _stem(word: str) -> str:
+    """Enough to meet "press" in "pressing" and "page" in "pages"; not a real stemmer."""
+    if len(word) >= 6 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) >= 5 and word.endswith("ed"):
+        return word[:-2]
+    if len(word) >= 4 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def _words(text: str) -> set[str]:
-    return set(normalize_text(text).split())
+    """The content words of a tip, lightly stemmed, for the near-duplicate check."""
+    return {_stem(w) for w in normalize_text(text).split() if w not in _FILLER}
 
 
 def _content_checks(tip: Tip) -> list[Finding]:
@@ -163,7 +180,7 @@ def _duplicates(tips: Sequence[Tip], embedder: Embedder | None) -> list[Finding]
             continue
         wa, wb = _words(a.text), _words(b.text)
         jaccard = len(wa & wb) / len(wa | wb) if wa | wb else 0.0
-        if jaccard >= DUPLICATE_JACCARD:
+        if jaccard >= DUPLICATE_JACCARD and wa & _NEGATIONS == wb & _NEGATIONS:
             out.append(Finding(b.id, "duplicate",
                                f"near-identical to tip {a.id} (word overlap {jaccard:.2f})"))
             flagged.add(b.id)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 STAGES: tuple[str, ...] = ("url", "keyword", "embedding")
 
-_STOPWORDS = frozenset((
+STOPWORDS = frozenset((
     "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
     "from", "into", "onto", "over", "under", "about", "as", "is", "are", "was", "were", "be",
     "been", "being", "do", "does", "did", "done", "have", "has", "had", "i", "me", "my", "mine",
@@ -100,7 +100,7 @@ def estimate_tokens(text: str) -> int:
 
 def query_terms(text: str) -> list[str]:
     words = re.findall(r"[^\W_]+", text.lower())
-    terms = [w for w in words if len(w) > 1 and w not in _STOPWORDS]
+    terms = [w for w in words if len(w) > 1 and w not in STOPWORDS]
     return list(dict.fromkeys(terms))[:32]
 
 
