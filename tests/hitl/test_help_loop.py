@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 
 from rich.console import Console
 
@@ -191,6 +192,7 @@ def test_on_a_site_served_under_a_stable_name_the_person_scopes_the_tip_to_that_
                     asker=asker, site_aliases=aliases)
     assert result.status == "done"
     assert "http://checkout.local/order.html*" in shown.getvalue()  # the proposed scope
+    assert re.search(rf"served at +{re.escape(hitl_url)}/order.html", shown.getvalue())
     assert TERMS_TIP in prompts(model)[3]  # the person's tip applies on the live page at once
     with KnowledgeBase.open(kb_path, embeddings=False) as kb:
         (tip,) = kb.list()

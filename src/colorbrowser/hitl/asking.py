@@ -38,6 +38,7 @@ class HelpRequest:
     title: str = "The agent needs help"
     kinds: list[str] = field(default_factory=list)  # trigger kinds behind the reason
     run_dir: str | None = None
+    live_url: str | None = None  # where ``url`` (a stable site name) is served right now
 
     @classmethod
     def at(cls, reason: str, goal: str, url: str, **more: object) -> HelpRequest:

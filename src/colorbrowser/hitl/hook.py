@@ -99,9 +99,10 @@ class TriggerHook(Hook):
             # The same name the step record will use, so the file is not duplicated.
             rel = episode.trajectory.save_image(f"{ctx.step:04d}.png", obs.screenshot)
             screenshot = str(episode.trajectory.dir / rel) if rel else None
+        stable = self.aliases.stable(obs.url)
         return HelpRequest.at(
-            "; ".join(t.reason for t in triggers), state.goal, self.aliases.stable(obs.url),
-            step=ctx.step,
+            "; ".join(t.reason for t in triggers), state.goal, stable,
+            live_url=obs.url if stable != obs.url else None, step=ctx.step,
             summary=state.summary, screenshot=screenshot, can_store=self.can_store,
             last_actions=[h.line() for h in state.recent(RECENT_ACTIONS)],
             kinds=[t.kind for t in triggers],

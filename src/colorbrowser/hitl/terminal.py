@@ -68,6 +68,8 @@ class TerminalAsker:
         table.add_row("[bold]goal[/]", escape(request.goal))
         where = request.url + (f"  (step {request.step})" if request.step else "")
         table.add_row("[bold]page[/]", escape(where))
+        if request.live_url:
+            table.add_row("[bold]served at[/]", escape(request.live_url))
         if request.summary:
             table.add_row("[bold]summary[/]", escape(request.summary))
         if request.last_actions:
