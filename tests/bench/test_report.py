@@ -276,33 +276,22 @@ def test_no_thumbnails_flag_leaves_images_out(capsys, copy_of):
 
 
 # -- mistakes ---------------------------------------------------------------------------
-def broken_middle_line(p):
-    study = p / "s"
-    study.mkdir()
-    write(study / "results.jsonl", '{"task": "a", "config_hash": "h"}\nnot json\n'
-                                   '{"task": "b", "config_hash": "h"}\n')
-    return study
+def study_holding(name, text):
+    """A maker of a study folder ``s`` with one file in it."""
+    def make(p):
+        study = p / "s"
+        study.mkdir()
+        write(study / name, text)
+        return study
+    return make
 
 
-def missing_field(p):
-    study = p / "s"
-    study.mkdir()
-    write(study / "results.jsonl", '{"task": "a"}\n')
-    return study
-
-
-def only_study_json(p):
-    study = p / "s"
-    study.mkdir()
-    write(study / "study.json", "{}")
-    return study
-
-
-def empty_results(p):
-    study = p / "s"
-    study.mkdir()
-    write(study / "results.jsonl", "\n")
-    return study
+broken_middle_line = study_holding("results.jsonl", '{"task": "a", "config_hash": "h"}\n'
+                                                    'not json\n'
+                                                    '{"task": "b", "config_hash": "h"}\n')
+missing_field = study_holding("results.jsonl", '{"task": "a"}\n')
+only_study_json = study_holding("study.json", "{}")
+empty_results = study_holding("results.jsonl", "\n")
 
 
 @pytest.mark.parametrize(("make", "extra", "message"), [
