@@ -20,7 +20,7 @@ from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, lock_run_dir, slugify
 from colorbrowser.config import ModelSettings, Settings
-from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.protocols import Environment, Model
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def settings_snapshot(settings: Settings) -> dict[str, Any]:
 # -- knowledge and human help (issue 4) ---------------------------------------------
 def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
                     kb: KnowledgeBase | None = None,
-                    aliases: SiteAliases | None = None) -> list[Hook]:
+                    aliases: SiteAliases = NO_ALIASES) -> list[Hook]:
     """Tips and URL shortcuts from the knowledge base; [] when knowledge is off.
 
     Pass ``kb`` to share one open store across episodes (adapt); otherwise the store
@@ -96,14 +96,13 @@ def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
 
     kb = kb if kb is not None else open_knowledge(settings, stack)
     agent = settings.agent
-    aliases = aliases or SiteAliases()
     return [KnowledgeHook(kb, k=agent.tips_k, token_budget=agent.tips_token_budget,
                           aliases=aliases),
             ShortcutHook(kb.shortcuts_for, aliases=aliases)]
 
 
 def help_hooks(settings: Settings, model: Model, kb: KnowledgeBase | None,
-               asker: Asker | None = None, aliases: SiteAliases | None = None) -> list[Hook]:
+               asker: Asker | None = None, aliases: SiteAliases = NO_ALIASES) -> list[Hook]:
     """Failure triggers, the critic and asking a person (settings.hitl)."""
     from colorbrowser.hitl.hook import build_trigger_hook
 
@@ -128,7 +127,7 @@ def build_episode(
     asker: Asker | None = None,
     operator: Operator | None = None,
     lock: bool = True,
-    site_aliases: SiteAliases | None = None,
+    site_aliases: SiteAliases = NO_ALIASES,
 ) -> Episode:
     """``site_aliases`` names locally served sites stably for knowledge (tips, scopes)."""
     if settings.agent.knowledge == "off":
@@ -139,8 +138,7 @@ def build_episode(
         kb = open_knowledge(settings, stack)
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
         lock_run_dir(run_dir, stack)
-    aliases = site_aliases or SiteAliases()
-    knowledge = knowledge_hooks(settings, stack, kb, aliases)
+    knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     env = env or open_browser(settings, stack)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
@@ -169,5 +167,5 @@ def build_episode(
         start_url=start_url,
         trajectory=trajectory,
         memory=build_memory(settings, model, stack),
-        hooks=[*knowledge, *help_hooks(settings, model, kb, asker, aliases), *hooks],
+        hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks],
     )

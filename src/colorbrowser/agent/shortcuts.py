@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from colorbrowser.agent.hooks import Hook
-from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
 from colorbrowser.knowledge.shortcuts import fill_template, match_template
 from colorbrowser.knowledge.tip import Tip
@@ -46,7 +46,7 @@ def file_source(path: Path) -> ShortcutSource:
 @dataclass
 class ShortcutHook(Hook):
     source: ShortcutSource
-    aliases: SiteAliases = field(default_factory=SiteAliases)
+    aliases: SiteAliases = NO_ALIASES
     shown: list[Tip] = field(default_factory=list)  # templates at the live address
 
     def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:

@@ -20,7 +20,7 @@ from colorbrowser.errors import Aborted, ColorBrowserError
 from colorbrowser.hitl.asking import Asker, HelpAnswer, HelpRequest, scope_matches
 from colorbrowser.hitl.critic import Critic
 from colorbrowser.hitl.triggers import Detector, PageMark, Trace, Trigger
-from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.tip import InvalidTip, Tip
 
@@ -41,7 +41,7 @@ class TriggerHook(Hook):
     critic: Critic | None = None
     asker: Asker | None = None
     kb: KnowledgeBase | None = None
-    aliases: SiteAliases = field(default_factory=SiteAliases)  # scopes use stable names
+    aliases: SiteAliases = NO_ALIASES  # tip scopes name served sites stably
     pages: list[PageMark] = field(default_factory=list)
     session_tips: list[Tip] = field(default_factory=list)  # a person's tips of this run
     fired: list[Trigger] = field(default_factory=list)
@@ -158,7 +158,7 @@ class TriggerHook(Hook):
 
 def build_trigger_hook(settings: HitlSettings, *, model=None, kb: KnowledgeBase | None = None,
                        asker: Asker | None = None,
-                       aliases: SiteAliases | None = None) -> TriggerHook | None:
+                       aliases: SiteAliases = NO_ALIASES) -> TriggerHook | None:
     """The hook the settings ask for; None when nothing would ever fire or ask."""
     detector = Detector.from_settings(settings) if settings.triggers else None
     critic = Critic(model, every=settings.critic_every) if settings.critic_every and model \
@@ -170,4 +170,4 @@ def build_trigger_hook(settings: HitlSettings, *, model=None, kb: KnowledgeBase 
     if detector is None and critic is None:
         return None
     return TriggerHook(settings, detector=detector, critic=critic, asker=asker, kb=kb,
-                       aliases=aliases or SiteAliases())
+                       aliases=aliases)

@@ -42,6 +42,9 @@ class SiteAliases:
         return _swap(url, ((stable, live) for live, stable in self.pairs))
 
 
+NO_ALIASES = SiteAliases()  # immutable, so one shared default serves every caller
+
+
 def _swap(url: str, pairs) -> str:
     for old, new in pairs:
         if url.startswith(old):

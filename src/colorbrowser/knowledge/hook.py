@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.errors import ColorBrowserError
-from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
 
@@ -55,9 +55,9 @@ class KnowledgeHook(Hook):
     """
 
     def __init__(self, kb: KnowledgeBase, *, k: int = 3, token_budget: int = 400,
-                 aliases: SiteAliases | None = None) -> None:
+                 aliases: SiteAliases = NO_ALIASES) -> None:
         self.kb = kb
-        self.aliases = aliases or SiteAliases()
+        self.aliases = aliases
         self.k = k
         self.token_budget = token_budget
         self.shown: dict[str, None] = {}  # ids shown this episode, in order
