@@ -6,6 +6,7 @@ One typed model so that a broken file or variable is reported as one clear line
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -53,6 +54,35 @@ class ModelSettings(_Strict):
         return not self.base_url
 
 
+_HOST_NAME = re.compile(
+    r"^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
+
+
+def check_host_entry(entry: str) -> str:
+    """One allowed-hosts entry, lower-cased: a host name, ``*.domain`` or an IP address.
+
+    Raises ValueError with a message for a person (a URL, a port, a typo)."""
+    host = entry.strip().lower()
+    if not host:
+        raise ValueError("empty host in the allowed hosts")
+    if "://" in host or "/" in host:
+        raise ValueError(f"allowed host {entry!r} must be a host name like example.com, "
+                         "not a URL")
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+        return host
+    except ValueError:
+        pass
+    if ":" in host:
+        raise ValueError(f"allowed host {entry!r}: give hosts without a port "
+                         "(a host covers all its ports)")
+    if not _HOST_NAME.match(host):
+        raise ValueError(f"allowed host {entry!r} is not a host name "
+                         "(use example.com or *.example.com)")
+    return host
+
+
 class BrowserSettings(_Strict):
     executable: str | None = None
     headless: bool = True
@@ -70,6 +100,21 @@ class BrowserSettings(_Strict):
     hang_timeout_ms: int = Field(30000, ge=500)
     stall_steps: int = Field(5, ge=0)
     network_retries: int = Field(2, ge=0, le=10)
+    # Hosts the agent may reach (example.com, *.example.com, 127.0.0.1); empty: any.
+    # Chromium resolves no other host, so redirects and pop-ups cannot leave either.
+    allow_hosts: list[str] = Field(default_factory=list)
+    # Local pages a person opened on purpose (run/observe --allow-file-url). The
+    # agent may look at them; its own actions still only open http(s) pages.
+    trusted_pages: list[str] = Field(default_factory=list)
+
+    @field_validator("allow_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        if isinstance(value, str):  # "a.com,b.com" from a flag or an env var
+            value = [h for h in value.split(",") if h.strip()]
+        if isinstance(value, list):
+            return [check_host_entry(str(h)) for h in value]
+        return value
 
 
 class AgentSettings(_Strict):

@@ -55,6 +55,12 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
 @click.argument("goal")
 @click.option("--url", "start_url", required=True, help="Page to start from.")
 @model_options
+@click.option("--allow-hosts", default=None,
+              help="Comma-separated hosts the agent may reach (example.com, *.example.com); "
+                   "every other host is refused, redirects and pop-ups included.")
+@click.option("--allow-file-url", is_flag=True,
+              help="Let --url be a local file: page. The agent's own actions still open "
+                   "only http(s) pages.")
 @click.option("--memory", type=click.Choice(["summary", "full", "none"]), default=None,
               help="summary: bounded Summarizer memory (default); full: whole history "
                    "(ablation); none: last actions only.")
@@ -69,25 +75,23 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @knowledge_options
 @help_options
-def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, memory,
-                summarizer_model, summary_budget, max_steps, max_cost, out_dir, headed, as_json,
-                **loop_flags):
+def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, allow_hosts,
+                allow_file_url, memory, summarizer_model, summary_budget, max_steps, max_cost,
+                out_dir, headed, as_json, **loop_flags):
     """Let the agent work on GOAL starting at --url."""
-    from colorbrowser.browser.messages import ActionFailed, normalize_url
-
     if not goal.strip():
         raise UserError("the goal is empty; say what the agent should do")
-    try:
-        normalize_url(start_url)  # a typo fails here, before a model or browser starts
-    except ActionFailed as exc:
-        raise UserError(f"--url: {exc}") from None
+    start_url, trusted = checked_start(start_url, allow_file_url)
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
         {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
          ("agent", "memory"): memory, ("agent", "summary_budget"): summary_budget,
          ("summarizer_model", "model"): summarizer_model,
-         ("browser", "headless"): False if headed else None, **loop_overrides(**loop_flags)},
+         ("browser", "headless"): False if headed else None,
+         ("browser", "allow_hosts"): allow_hosts, ("browser", "trusted_pages"): trusted or None,
+         **loop_overrides(**loop_flags)},
     )
+    require_start_allowed(start_url, settings)
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
     if (run_dir / "steps.jsonl").exists():
@@ -99,6 +103,27 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
                                 asker=terminal_asker(settings, console))
         result = episode.run()
     return _finish(console, episode, result, as_json)
+
+
+def checked_start(url: str, allow_file_url: bool) -> tuple[str, list[str]]:
+    """The start address in full (a typo fails here, before a model or browser starts),
+    and the pages the person trusts by saying --allow-file-url."""
+    from colorbrowser.browser.messages import ActionFailed, normalize_url
+    from colorbrowser.browser.policy import start_pages
+
+    try:
+        url = normalize_url(url)
+    except ActionFailed as exc:
+        raise UserError(f"--url: {exc}") from None
+    return url, start_pages(url, allow_file=allow_file_url)
+
+
+def require_start_allowed(url: str, settings) -> None:
+    from colorbrowser.browser.policy import start_refusal
+
+    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages)
+    if reason:
+        raise UserError(f"--url: {reason}")
 
 
 def _finish(console: Console, episode, result, as_json: bool) -> int:

@@ -21,15 +21,17 @@ from colorbrowser.errors import BrowserError, UserError
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Settings file (TOML).")
+@click.option("--allow-file-url", is_flag=True, help="Let URL be a local file: page.")
 def observe_command(url: str, as_json: bool, screenshot: Path | None, interactive_only: bool,
-                    headed: bool, config_path: Path | None) -> None:
+                    headed: bool, config_path: Path | None, allow_file_url: bool) -> None:
     """Open URL in Chromium and print the observation (bids, roles, names, states)."""
     from colorbrowser.browser.env import BrowserEnv
     from colorbrowser.browser.messages import ActionFailed, normalize_url
     from colorbrowser.browser.observe import observation_text
+    from colorbrowser.browser.policy import start_pages, start_refusal
 
     try:
-        normalize_url(url)  # a typo fails here, before a browser is started
+        url = normalize_url(url)  # a typo fails here, before a browser is started
     except ActionFailed as exc:
         raise UserError(str(exc)) from None
 
@@ -37,7 +39,11 @@ def observe_command(url: str, as_json: bool, screenshot: Path | None, interactiv
         ("browser", "headless"): False if headed else None,
         ("browser", "interactive_only"): True if interactive_only else None,
         ("browser", "screenshots"): screenshot is not None,
+        ("browser", "trusted_pages"): start_pages(url, allow_file=allow_file_url) or None,
     })
+    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages)
+    if reason:
+        raise UserError(reason)
     try:
         with BrowserEnv(settings.browser) as env:
             obs = env.reset(url)

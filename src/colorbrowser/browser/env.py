@@ -16,6 +16,8 @@ from playwright.sync_api import Page
 
 from colorbrowser.actions import parse_action
 from colorbrowser.browser.execute import execute
+from colorbrowser.browser.messages import ActionFailed, normalize_url
+from colorbrowser.browser.navguard import keep_on_the_web
 from colorbrowser.browser.observe import observe
 from colorbrowser.browser.session import BrowserSession
 from colorbrowser.browser.watchdog import (
@@ -83,12 +85,30 @@ class BrowserEnv:
         self._pending_error = None
         self.stall = StallWatch(steps=self.settings.stall_steps)
         if url:
-            result = execute(session, Action("goto", [url]), None)
-            if not result.ok:
-                raise BrowserError(result.error or f"could not open {url}")
+            self._open_start(url)
         self._snapshot = take_snapshot(session)  # a dead browser comes back to this page
         self._snapshot_fresh = True
         return self.observe()
+
+    def _open_start(self, url: str) -> None:
+        """The start page a person or a task chose: the web, or a page they trusted."""
+        session = self.session
+        try:
+            url = normalize_url(url)
+        except ActionFailed as exc:
+            raise BrowserError(f"cannot start at {url}: {exc}") from None
+        reason = session.policy.refuse_start(url)
+        if reason:
+            raise BrowserError(f"cannot start at {url}: {reason}")
+        if session.policy.refuse_target(url) is None:
+            result = execute(session, Action("goto", [url]), None)
+            if not result.ok:
+                raise BrowserError(result.error or f"could not open {url}")
+            return
+        try:  # a trusted local page: opened for the person, never by the model's goto
+            session.page.goto(url, wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            raise BrowserError(f"could not open {url}: {str(exc).splitlines()[0]}") from None
 
     def _scan(self, previous: Observation | None) -> Observation:
         s = self.settings
@@ -109,6 +129,8 @@ class BrowserEnv:
 
     def observe(self) -> Observation:
         self._ensure()
+        if refused := keep_on_the_web(self.session):
+            self.session.notice(refused)
         notice = self.network.check(self.session)
         if notice:
             self.session.notice(notice)
@@ -163,6 +185,9 @@ class BrowserEnv:
         with self.hang.guard("action"):
             result = execute(self.session, action, self._last)
             with contextlib.suppress(PlaywrightError, BrowserError):
+                if refused := keep_on_the_web(self.session):
+                    result = _refused(result, action, refused)
+            with contextlib.suppress(PlaywrightError, BrowserError):
                 # What a revived browser restores. Inside the guard: reading storage
                 # from a frozen page blocks just like any other call into it.
                 self._snapshot = take_snapshot(self.session)
@@ -185,3 +210,11 @@ class BrowserEnv:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _refused(result: ActionResult, action: Action, refused: str) -> ActionResult:
+    """An action that led off the allowed web is a failed action, whatever it did."""
+    error = f"{action.name} led somewhere the agent may not go: {refused}"
+    if not result.ok and result.error:
+        error = f"{result.error}; {refused}"
+    return ActionResult(ok=False, error=error, output=result.output, info=result.info)

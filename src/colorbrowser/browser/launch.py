@@ -66,7 +66,11 @@ def find_chromium(settings: BrowserSettings, environ: dict[str, str] | None = No
 def launch_options(settings: BrowserSettings,
                    environ: dict[str, str] | None = None) -> dict[str, Any]:
     """Keyword arguments for ``playwright.chromium.launch``."""
-    options: dict[str, Any] = {"headless": settings.headless, "args": list(LAUNCH_ARGS)}
+    from colorbrowser.browser.policy import NavigationPolicy
+
+    policy = NavigationPolicy.of(settings.allow_hosts)
+    options: dict[str, Any] = {"headless": settings.headless,
+                               "args": [*LAUNCH_ARGS, *policy.launch_args()]}
     path = find_chromium(settings, environ)
     if path:
         options["executable_path"] = path

@@ -8,8 +8,18 @@ from colorbrowser.browser.messages import ActionFailed, StepContext, nav_error, 
 from colorbrowser.types import ActionResult
 
 
-def goto(ctx: StepContext, url: str) -> ActionResult:
+def checked_target(ctx: StepContext, url: str, action: str) -> str:
+    """The URL the model asked for, refused here when it leaves the web or the allowed
+    hosts (see browser/policy.py): the refusal is an action error the model reads."""
     target = normalize_url(url)
+    reason = ctx.session.policy.refuse_target(target)
+    if reason:
+        raise ActionFailed(f"{action} refused: {reason}")
+    return target
+
+
+def goto(ctx: StepContext, url: str) -> ActionResult:
+    target = checked_target(ctx, url, "goto")
     try:
         response = ctx.page.goto(target, wait_until="domcontentloaded")
     except PlaywrightError as exc:
@@ -41,7 +51,7 @@ def go_forward(ctx: StepContext) -> ActionResult:
 
 
 def new_tab(ctx: StepContext, url: str | None = None) -> ActionResult:
-    target = normalize_url(url) if url else None
+    target = checked_target(ctx, url, "new_tab") if url else None
     page = ctx.session.new_tab()
     ctx.page = page
     if target:

@@ -31,6 +31,7 @@ from colorbrowser.browser.launch import (
     listener_script,
     release_driver,
 )
+from colorbrowser.browser.policy import NavigationPolicy
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import BrowserError
 from colorbrowser.types import Tab
@@ -60,6 +61,7 @@ class BrowserSession:
 
     def __init__(self, settings: BrowserSettings | None = None) -> None:
         self.settings = settings or BrowserSettings()
+        self.policy = NavigationPolicy.of(self.settings.allow_hosts, self.settings.trusted_pages)
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
@@ -189,7 +191,7 @@ class BrowserSession:
             if frame.parent_frame is None:
                 nav.commits += 1
                 nav.inflight.clear()
-                if frame.url.startswith(("http://", "https://", "file://")):
+                if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
 
         def on_request_done(req: Request) -> None:
@@ -263,7 +265,7 @@ class BrowserSession:
         fresh = self.context.new_page()
         self._adopt(fresh)
         seen = self._crash_urls[url] = self._crash_urls.get(url, 0) + 1
-        if seen > 1 or not url.startswith(("http://", "https://", "file://")):
+        if seen > 1 or not self.policy.reloadable(url):
             self._notices.append(f"the tab crashed at {url} and was replaced by a blank tab")
             return fresh
         try:
@@ -278,8 +280,27 @@ class BrowserSession:
         self._notices.append(text)
 
     def failed_navigation(self, page: Page) -> tuple[str, str] | None:
+        """(URL, reason) of the navigation that left ``page`` on an error page.
+
+        A pop-up's first navigation can fail before Playwright announces the tab, so
+        its failure event is never seen; the tab's history still holds the address."""
         nav = self._nav.get(page)
-        return nav.failed if nav else None
+        if nav is not None and nav.failed:
+            return nav.failed
+        if not page.url.startswith("chrome-error://"):
+            return None
+        try:
+            history = self.cdp(page).send("Page.getNavigationHistory")
+            url = history["entries"][history["currentIndex"]]["url"]
+        except (PlaywrightError, KeyError, IndexError):
+            return None
+        return (url, "the page could not be loaded") if url else None
+
+    def forget_failure(self, page: Page) -> None:
+        """The failed navigation of ``page`` has been dealt with (a refusal reported)."""
+        nav = self._nav.get(page)
+        if nav is not None:
+            nav.failed = None
 
     def last_good_url(self, page: Page) -> str | None:
         nav = self._nav.get(page)

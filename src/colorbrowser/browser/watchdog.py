@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from colorbrowser.types import Action, ActionResult, Observation
 
 ERROR_PAGE = "chrome-error://"
-RELOADABLE = ("http://", "https://", "file://")
 
 
 @dataclass
@@ -66,7 +65,7 @@ def restore_snapshot(session: BrowserSession, snap: Snapshot) -> list[str]:
     first = session.page
     for i, url in enumerate(snap.tabs or ["about:blank"]):
         page = first if i == 0 else session.new_tab()
-        if url.startswith(RELOADABLE):
+        if session.policy.reloadable(url):
             try:
                 page.goto(url, wait_until="domcontentloaded")
             except PlaywrightError:
@@ -159,6 +158,8 @@ class NetworkWatch:
         failed = session.failed_navigation(page)
         target = failed[0] if failed else None
         reason = failed[1] if failed else "the page could not be loaded"
+        if target and session.policy.refuse_target(target):
+            target = None  # refused by the navigation policy: retrying cannot help
         if target:
             for attempt in range(1, self.retries + 1):
                 time.sleep(self.pause_s * attempt)
@@ -199,7 +200,7 @@ class StallWatch:
             return None
         self._count = 0
         page = session.page
-        if not page.url.startswith(RELOADABLE):
+        if not session.policy.reloadable(page.url):
             return None
         try:
             page.reload(wait_until="domcontentloaded")
