@@ -11,6 +11,7 @@ from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.config import ModelSettings
 from colorbrowser.errors import ModelError
 from colorbrowser.hitl.critic import Critic, critic_grammar, parse_verdict
+from colorbrowser.llm.prompts import fenced_spans, outside_fences
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.types import Observation
 
@@ -69,9 +70,9 @@ def test_the_critic_prompt_fences_the_page_and_states_the_intent():
     system, user = model.calls[0].messages
     assert "website content" in system.content
     assert "Place the order to finish." in user.content and "click('5')" in user.content
-    start = user.content.index("<<<PAGE CONTENT")
-    end = user.content.index("<<<END PAGE CONTENT")
-    assert start < user.content.index("[5] button 'Place order'") < end
+    page_line = user.content.index("[5] button 'Place order'")
+    assert any(start < page_line < end for start, end in fenced_spans(user.content))
+    assert "Place order" not in outside_fences(user.content)
     assert model.calls[0].constraint.grammar == critic_grammar()
 
 

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from colorbrowser.actions import describe_actions, extract_action_text, parse_action
-from colorbrowser.agent.prompts import page_fence, render
 from colorbrowser.errors import ActionParseError
 from colorbrowser.llm.grammar import action_constraint
+from colorbrowser.llm.prompts import render
 from colorbrowser.protocols import Model
 from colorbrowser.types import Action, Constraint, Message, Observation, Usage
+
+TEMPLATES = Path(__file__).parent / "templates"
 
 _THINK = re.compile(r"<think>(.*?)(?:</think>|<action>|$)", re.S | re.I)
 
@@ -74,19 +76,20 @@ class Operator:
         self.format_retries = format_retries
         self.send_screenshot = send_screenshot
         self.template_dir = template_dir
-        self._system = render("operator_system.j2", template_dir, actions=describe_actions())
+        self._system = self.render("operator_system.j2", actions=describe_actions())
+
+    def render(self, name: str, **context: object) -> str:
+        return render(name, [self.template_dir, TEMPLATES], **context)
 
     def messages(self, view: OperatorView) -> list[Message]:
-        fence_open, fence_close = page_fence()
         tabs = ""
         if len(view.obs.tabs) > 1:
             tabs = "; ".join(
                 f"{t.index}: {t.title or t.url}{' (current)' if t.active else ''}"
                 for t in view.obs.tabs
             )
-        user = render(
+        user = self.render(
             "operator_user.j2",
-            self.template_dir,
             goal=view.goal,
             obs=view.obs,
             step=view.step,
@@ -101,12 +104,18 @@ class Operator:
             last_result=view.last_result,
             browser_notice=view.browser_notice,
             tabs=tabs,
-            fence_open=fence_open,
-            fence_close=fence_close,
         )
         image = view.obs.som or view.obs.screenshot
         images = [image] if (self.send_screenshot and image and self.model.vision) else []
         return [Message("system", self._system), Message("user", user, images=images)]
+
+    def retry_messages(self, messages: list[Message], reply: str,
+                       error: ActionParseError) -> list[Message]:
+        """The same prompt with the unusable reply and why, fenced: a reply may quote a
+        page, so it is shown as data in the prompt, not replayed as the model's turn."""
+        note = self.render("format_error.j2", error=str(error), reply=reply)
+        *head, user = messages
+        return [*head, Message("user", f"{user.content}\n{note}", images=user.images)]
 
     def constraint(self, obs: Observation) -> Constraint:
         """Output grammar and schema whose element ids are exactly the page's ids."""
@@ -127,11 +136,7 @@ class Operator:
                 thought, action = split_reply(reply)
             except ActionParseError as exc:
                 errors.append(str(exc))
-                convo = [
-                    *convo,
-                    Message("assistant", reply),
-                    Message("user", render("format_error.j2", self.template_dir, error=exc)),
-                ]
+                convo = self.retry_messages(messages, reply, exc)
                 continue
             return Decision(thought, action, reply, usage, errors, messages)
         thought = _THINK.search(reply)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError, field_validator
 
-from colorbrowser.agent.prompts import TEMPLATE_DIR, page_fence, render
 from colorbrowser.errors import ModelError
 from colorbrowser.llm.jsonreply import json_object
+from colorbrowser.llm.prompts import render
 from colorbrowser.protocols import Model
 from colorbrowser.types import Constraint, Message, Observation, Usage
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from colorbrowser.agent.loop import Episode
     from colorbrowser.agent.state import StepContext
 
+TEMPLATE_DIR = Path(__file__).parent / "templates"
 KEEP_DETAILED = 3  # newest progress items kept word for word
 EARLIER_MAX = 3  # collapsed older items kept as short phrases; beyond that, a count
 ITEM_CHARS = 200
@@ -172,17 +173,16 @@ class Summarizer:
     # -- pieces -----------------------------------------------------------------
     def messages(self, episode: Episode, obs: Observation, ctx: StepContext) -> list[Message]:
         state = episode.state
-        fence_open, fence_close = page_fence()
         page = obs.axtree
         if len(page) > self.page_chars:
             page = page[: self.page_chars] + "\n… (page text cut here for length)"
+        dirs = [self.template_dir, TEMPLATE_DIR]
         user = render(
-            "summarizer_user.j2", self.template_dir,
+            "summarizer_user.j2", dirs,
             goal=state.goal, tips=ctx.tips, previous=state.summary, notes=state.notes,
             recent=[h.line() for h in state.recent(self.recent)], obs=obs, page=page,
-            fence_open=fence_open, fence_close=fence_close,
         )
-        system = render("summarizer_system.j2", self.template_dir)
+        system = render("summarizer_system.j2", dirs)
         return [Message("system", system), Message("user", user)]
 
     @staticmethod

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from pathlib import Path
 
-import jinja2
-
+from colorbrowser.llm import prompts
 from colorbrowser.protocols import Model
 from colorbrowser.types import Message
 
@@ -28,25 +27,11 @@ class Verdict:
     error: str | None = None
 
 
-def _fence(text: object, tag: str) -> str:
-    """Keep fenced text from closing its own fence early."""
-    return re.sub(rf"</\s*{re.escape(tag)}\s*>", f"[/{tag}]", str(text), flags=re.IGNORECASE)
-
-
-@cache
-def _templates() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("colorbrowser.bench", "prompts"),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,  # plain-text prompts, not HTML
-        keep_trailing_newline=False,
-    )
-    env.filters["fence"] = _fence
-    return env
+PROMPTS = Path(__file__).parent / "prompts"
 
 
 def render(name: str, **values: object) -> str:
-    return _templates().get_template(name).render(**values).strip()
+    return prompts.render(name, [PROMPTS], **values).strip()
 
 
 class Judge:

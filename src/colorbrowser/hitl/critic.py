@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from colorbrowser.agent.prompts import page_fence, render
 from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.errors import ModelError
 from colorbrowser.llm.jsonreply import json_object
+from colorbrowser.llm.prompts import render
 from colorbrowser.protocols import Model
 from colorbrowser.types import Constraint, Message, Observation, Usage
 
@@ -84,16 +84,15 @@ class Critic:
         return actions_done > 0 and actions_done % self.every == 0
 
     def messages(self, goal: str, entry: HistoryEntry, obs: Observation) -> list[Message]:
-        fence_open, fence_close = page_fence()
         page = obs.axtree
         if len(page) > self.page_chars:
             page = page[: self.page_chars] + "\n… (page text cut here for length)"
-        user = render("critic_user.j2", self.template_dir, goal=goal, step=entry.step,
+        dirs = [self.template_dir, TEMPLATE_DIR]
+        user = render("critic_user.j2", dirs, goal=goal, step=entry.step,
                       thought=entry.thought, action=entry.action, outcome=_outcome(entry),
-                      url=obs.url, title=obs.title, page=page, fence_open=fence_open,
-                      fence_close=fence_close)
+                      url=obs.url, title=obs.title, page=page)
         image = obs.screenshot if getattr(self.model, "vision", False) else None
-        return [Message("system", render("critic_system.j2", self.template_dir)),
+        return [Message("system", render("critic_system.j2", dirs)),
                 Message("user", user, images=[image] if image else [])]
 
     def check(self, goal: str, entry: HistoryEntry, obs: Observation) -> Verdict:
