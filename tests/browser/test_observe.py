@@ -62,7 +62,7 @@ def test_all_visible_text_is_present_once(env, page_url):
     tree = obs.axtree
     for text in ["text: Some bold intro text with a", "text: and more.", "listitem: First item",
                  "listitem: Second item", "cell 'Socks'", "cell '$5'",
-                 "paragraph: Closing words of the page.", "generic: Clickable div"]:
+                 "paragraph: Closing words of the page.", "generic clickable: Clickable div"]:
         assert text in tree, text
     # A button's text is its name: not repeated as a text line.
     assert tree.count("Send") == 1
@@ -320,13 +320,15 @@ def test_browser_env_is_an_environment(env):
     assert isinstance(env, Environment)
 
 
-def test_elements_with_script_listeners_are_interactive(env, page_url):
+def test_elements_with_script_listeners_are_interactive_and_say_so(env, page_url):
     obs = env.reset(page_url("listeners.html"))
     lines = {line.strip() for line in obs.axtree.splitlines()}
     icon = env.page.locator("#icon").get_attribute("bid")
     card = env.page.locator("#card").get_attribute("bid")
-    assert f"[{icon}] generic hint='icon'" in lines
-    assert f"[{card}] generic: Open card" in lines
+    # Their role tells the model nothing, so the line marks them clickable.
+    assert f"[{icon}] generic clickable hint='icon'" in lines
+    assert f"[{card}] generic clickable: Open card" in lines
+    assert "link '555-1234' clickable" not in obs.axtree  # a link's role says it already
     assert obs.elements[icon].interactive and obs.elements[card].interactive
     assert "text: Just text" in lines  # no listener: plain text, no bid line
     assert env.page.locator("#plain").get_attribute("bid") is None

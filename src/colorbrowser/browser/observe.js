@@ -108,6 +108,9 @@
                && css(el.parentElement).cursor !== 'pointer' && tag !== 'label') interactive = true;
     }
     if (interactive && tag === 'a' && role === 'generic') role = 'link';  // as Chromium does
+    // Clickable only through a script (a listener, onclick, tabindex, a pointer cursor):
+    // its role says nothing of it, so the line must (BrowserGym's "clickable").
+    const scripted = interactive && !WIDGET.has(role) && role !== 'textbox';
     const structural = role !== 'generic' && role !== 'none';
     let emit = selfShown && (structural || interactive);
     // A legend, caption or figcaption is already its container's name: neither line
@@ -147,6 +150,7 @@
         if (interactive && covered(el, r, ctx)) flags |= 4;
       }
       const states = statesOf(el, tag, role, focusedEl);
+      if (scripted) states.clickable = true;
       if (interactive && !name && !el.firstElementChild && !el.textContent.trim()) {
         // A bare clickable icon: its id or class is the only clue to what it does.
         const hint = (el.id || (el.getAttribute('class') || '').trim().split(/\s+/).slice(0, 2).join(' '));

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-_STATE_ORDER = ("checked", "selected", "expanded", "pressed", "disabled", "required",
+_STATE_ORDER = ("clickable", "checked", "selected", "expanded", "pressed", "disabled", "required",
                 "readonly", "invalid", "multiselectable", "focused", "level", "value", "range",
                 "format", "hint")
-_FLAG_WORDS = {"disabled", "required", "readonly", "invalid", "multiselectable", "focused"}
+_FLAG_WORDS = {"clickable", "disabled", "required", "readonly", "invalid", "multiselectable",
+               "focused"}
 
 
 def state_words(states: dict[str, Any]) -> list[str]:
