@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from colorbrowser.errors import ConfigError
+from colorbrowser.linear_regex import LinearRegex, compile_linear
 
 
 class _Strict(BaseModel):
@@ -147,13 +148,13 @@ DEFAULT_ERROR_PHRASES: tuple[str, ...] = (
 )
 
 
-def compile_phrase(entry: str) -> re.Pattern[str]:
-    """One error phrase as a regex; raises ValueError naming the entry when it is broken."""
+def compile_phrase(entry: str) -> LinearRegex:
+    """One error phrase as a regex; raises ValueError naming the entry when it is broken.
+
+    The page writes the text these are matched against, so "re:" entries run in linear
+    time; plain phrases are literal words we join ourselves, linear in Python's engine."""
     if entry.startswith("re:"):
-        try:
-            return re.compile(entry[3:], re.I)
-        except re.error as exc:
-            raise ValueError(f"invalid regex {entry!r}: {exc}") from None
+        return compile_linear(entry[3:], name=entry, ignore_case=True)
     words = " ".join(entry.split())
     if not words:
         raise ValueError("empty error phrase")

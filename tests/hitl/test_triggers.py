@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from colorbrowser.agent.state import HistoryEntry
@@ -141,6 +143,36 @@ def test_error_phrases_are_configurable_as_words_or_regexes():
     assert rule(trace([("http://s/", "1", None, True)], text="Your Basket  is locked"), CFG)
     assert rule(trace([("http://s/", "1", None, True)], text="quota 7 exceeded"), CFG)
     assert rule(trace([("http://s/", "1", None, True)], text="access denied"), CFG) is None
+
+
+def test_a_catastrophic_error_regex_against_hostile_page_text_answers_at_once():
+    """The page writes the text these regexes read, so they run in linear time."""
+    rule = ErrorText([r"re:(a+)+$", *CFG.error_phrases])
+    started = time.perf_counter()
+    found = rule(trace([("http://s/", "1", None, True)], text="a" * 40 + "!"), CFG)
+    assert time.perf_counter() - started < 1.0
+    assert found is None
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Oops — 404 — NOT FOUND", "404 — NOT FOUND"),
+    ("HTTP 502: Bad Gateway", "502: Bad Gateway"),
+    ("Error status 429", "Error status 429"),
+    ("Fehler 500 error", "500 error"),
+])
+def test_the_default_regex_phrases_keep_their_meaning_under_the_linear_engine(text, said):
+    found = ErrorText(CFG.error_phrases)(trace([("http://s/", "1", None, True)], text=text), CFG)
+    assert found is not None and said in found.reason
+
+
+@pytest.mark.parametrize(("entry", "feature"), [
+    (r"re:(?<!not )found", "lookbehind"),
+    (r"re:(\w+) \1", "backreference"),
+])
+def test_an_error_regex_only_a_backtracking_engine_can_run_is_one_clear_line(entry, feature):
+    with pytest.raises(ConfigError, match=rf"hitl.*uses a {feature}") as err:
+        load_settings(None, {("hitl", "error_phrases"): [entry]}, environ={})
+    assert "\n" not in str(err.value)
 
 
 def test_budget_fires_late_in_the_run_only_when_nothing_new_happens():

@@ -24,6 +24,7 @@ from colorbrowser.knowledge.patterns import (
 )
 from colorbrowser.knowledge.retrieve import STOPWORDS as _STOPWORDS
 from colorbrowser.knowledge.tip import Tip, template_problems
+from colorbrowser.linear_regex import nested_quantifier
 
 if TYPE_CHECKING:
     from colorbrowser.knowledge.embed import Embedder
@@ -139,6 +140,11 @@ def _pattern_checks(tip: Tip) -> list[Finding]:
             if cp.regex.search("") is not None:
                 out.append(Finding(tip.id, "pattern",
                                    f"regex {pattern!r} matches every URL; drop it or narrow it"))
+            if nested := nested_quantifier(pattern[len(REGEX_PREFIX):]):
+                out.append(Finding(tip.id, "pattern",
+                                   f"regex {pattern!r} nests quantifiers in {nested!r}; every "
+                                   "URL is matched in linear time here, but most other regex "
+                                   "engines backtrack exponentially on it"))
             continue
         if pattern.replace("*", "").strip("/:") == "":
             out.append(Finding(tip.id, "pattern",

@@ -4,6 +4,11 @@ Only ``*`` is a wildcard in globs, because ``?`` and ``[`` appear literally in U
 far more often than people mean them as wildcards. A glob is either absolute
 (``http://shop.local/admin/*``, ``*://shop.local/*``) or a path glob starting with
 ``/`` that applies on the tip's own site.
+
+The page being matched chooses its URL, so every pattern is matched in linear time
+(see ``colorbrowser.linear_regex``), and a glob has at most ``MAX_GLOB_STARS``
+wildcards: no real URL scope needs more, and each one multiplies the work of any
+backtracking matcher the pattern may one day be handed to.
 """
 
 from __future__ import annotations
@@ -13,7 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from colorbrowser.linear_regex import LinearRegex, RegexRefused, compile_linear
+
 REGEX_PREFIX = "re:"
+MAX_GLOB_STARS = 8
 
 
 class PatternError(ValueError):
@@ -23,7 +31,7 @@ class PatternError(ValueError):
 @dataclass(frozen=True)
 class CompiledPattern:
     source: str
-    regex: re.Pattern[str]
+    regex: LinearRegex
     path_only: bool  # path glob: matched against path+query on the tip's site
     specificity: float  # 0 (matches a whole site) .. 1 (one narrow page family)
 
@@ -83,12 +91,15 @@ def compile_pattern(pattern: str) -> CompiledPattern:
         if not body:
             raise PatternError("empty regex after 're:'")
         try:
-            regex = re.compile(body)
-        except re.error as exc:
-            raise PatternError(f"invalid regex {pattern!r}: {exc}") from None
+            regex = compile_linear(body, name=pattern)
+        except RegexRefused as exc:
+            raise PatternError(str(exc)) from None
         return CompiledPattern(pattern, regex, False, _literal_weight(_regex_tail(body)))
     if any(ch.isspace() for ch in pattern):
         raise PatternError(f"URL glob {pattern!r} contains spaces")
+    if (stars := pattern.count("*")) > MAX_GLOB_STARS:
+        raise PatternError(f"URL glob {pattern!r} has {stars} '*' wildcards; at most "
+                           f"{MAX_GLOB_STARS} are allowed (a re: pattern can say more)")
     if pattern.startswith("/"):
         return CompiledPattern(pattern, _glob_regex(pattern), True, _literal_weight(pattern))
     if "://" not in pattern:
@@ -102,17 +113,23 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     return CompiledPattern(pattern, regex, False, _literal_weight(path))
 
 
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    body = re.escape(glob).replace(r"\*", ".*")
+def _glob_regex(glob: str) -> LinearRegex:
+    body = ".*".join(re.escape(part) for part in glob.split("*"))
     if glob.endswith("/*"):
         # "http://shop.local/admin/*" also covers "http://shop.local/admin".
         body = body[: -len("/.*")] + "(?:/.*)?"
-    return re.compile(body)
+    return compile_linear(body, name=glob)
 
 
 def match(pattern: str, url: str) -> bool:
-    """Whether one (valid) pattern covers a URL. Path globs see only path+query."""
-    cp = compile_pattern(pattern)
+    """Whether a pattern covers a URL. Path globs see only path+query.
+
+    A pattern that no longer compiles (stored by a version that accepted more) covers
+    nothing: ``tips lint`` reports it, and retrieval must not fail over it."""
+    try:
+        cp = compile_pattern(pattern)
+    except PatternError:
+        return False
     if cp.path_only:
         return cp.regex.fullmatch(path_and_query(url)) is not None
     target = normalize_url(url)
