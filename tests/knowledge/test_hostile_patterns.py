@@ -1,14 +1,15 @@
 """A page controls the URL tips are matched against: no pattern may make matching slow.
 
 Tip regexes are matched by a linear-time engine, globs have a bounded number of
-wildcards, and syntax that only a backtracking engine supports is refused where a
-tip comes in (add, import, lint).
+wildcards, syntax that only a backtracking engine supports is refused where a tip
+comes in (add, import, lint), and retrieval as a whole stops at a deadline.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from itertools import count
 
 import pytest
 
@@ -16,6 +17,7 @@ from colorbrowser.knowledge import InvalidTip, PatternError, Tip, compile_patter
 from colorbrowser.knowledge.exchange import TipFileError, load_yaml
 from colorbrowser.knowledge.lint import lint
 from colorbrowser.knowledge.patterns import MAX_GLOB_STARS
+from colorbrowser.knowledge.retrieve import cascade
 
 CATASTROPHIC = r"re:^http://h/(a+)+$"
 HOSTILE_URL = "http://h/" + "a" * 40 + "!"
@@ -126,4 +128,17 @@ def test_a_stored_pattern_that_is_no_longer_accepted_never_breaks_retrieval(kb, 
                      ('["re:^http://h/(?=a)"]',))
     assert [r.tip.id for r in kb.search("http://h/a/b", "")] == ["fine"]
     assert kb.shortcuts_for("http://h/a/b") == []
+
+
+def test_retrieval_past_its_deadline_returns_what_it_found_and_says_so(kb):
+    kb.add_many([Tip(id=f"t{i:02d}", site="h", url_patterns=[f"http://h/{i % 2}/*"],
+                     text=f"Tip number {i}.") for i in range(20)])
+    ticks = count()  # a clock where every look at it takes one second
+    found = cascade(kb, "http://h/0/x", "", k=20, deadline=5.0,
+                    clock=lambda: float(next(ticks)))
+    assert 0 < len(found) < 10  # 10 tips match; the deadline stopped the search early
+    assert found.note is not None
+    assert found.note.startswith("tip retrieval stopped at its 5 s deadline;")
+    full = cascade(kb, "http://h/0/x", "", k=20)
+    assert len(full) == 10 and full.note is None
 

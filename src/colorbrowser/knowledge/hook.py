@@ -79,6 +79,8 @@ class KnowledgeHook(Hook):
         except (ColorBrowserError, sqlite3.Error) as exc:
             ctx.extra["knowledge_error"] = f"tip retrieval failed: {exc}"
             return
+        if found.note:
+            ctx.extra["knowledge_note"] = found.note
         chosen = [r for r in found if r.tip.kind != "shortcut"][: self.k]
         for item in chosen:
             if item.tip.id in ctx.tip_ids:

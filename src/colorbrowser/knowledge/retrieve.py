@@ -14,13 +14,18 @@ the benchmark cases:
   this goal (but never stretched when even the closest is weak). A short goal
   against a longer tip gives low absolute cosines with all-MiniLM-L6-v2 (often
   0.2-0.45 for the right tip), so a fixed absolute band misses most paraphrases.
+
+Retrieval runs before every decision, so it has a deadline: once it passes, the URL
+stage stops checking tips and the later stages are skipped; what was found is
+returned, with a note saying it was cut short.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +62,7 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+DEADLINE_S = 2.0  # far above a normal retrieval (milliseconds), far below a stuck step
 
 
 @dataclass
@@ -84,6 +90,12 @@ class Retrieved:
         if self.tip.url_template:
             out["url_template"] = self.tip.url_template
         return out
+
+
+class Found(list["Retrieved"]):
+    """The tips retrieved, best first, and a note when the deadline cut the search short."""
+
+    note: str | None = None
 
 
 def prompt_text(tip: Tip) -> str:
@@ -117,10 +129,15 @@ def _stages(stages: Iterable[str] | None) -> tuple[str, ...]:
     return chosen
 
 
-def url_stage(tips: list[Tip], url: str) -> dict[str, tuple[float, str]]:
-    """tip id -> (score, reason) for tips whose scope covers the URL."""
+def url_stage(
+    tips: list[Tip], url: str, in_time: Callable[[], bool] = lambda: True,
+) -> dict[str, tuple[float, str]]:
+    """tip id -> (score, reason) for tips whose scope covers the URL, among the tips
+    checked while ``in_time()`` held."""
     found: dict[str, tuple[float, str]] = {}
     for tip in tips:
+        if not in_time():
+            break
         if not tip.url_patterns:
             found[tip.id] = (0.25, f"site {tip.site}")
             continue
@@ -135,11 +152,17 @@ def url_stage(tips: list[Tip], url: str) -> dict[str, tuple[float, str]]:
 def cascade(
     kb: KnowledgeBase, url: str | None, goal: str, *, k: int = 3, token_budget: int = 400,
     stages: Iterable[str] | None = None, weights: Weights = DEFAULT_WEIGHTS,
-) -> list[Retrieved]:
+    deadline: float = DEADLINE_S, clock: Callable[[], float] = time.monotonic,
+) -> Found:
     chosen = _stages(stages)
     if k <= 0 or token_budget <= 0:
-        return []
+        return Found()
     goal = (goal or "").strip()
+    ends = clock() + deadline
+
+    def in_time() -> bool:
+        return clock() <= ends
+
     tips = kb.tips_for_url(url)
     by_id = {t.id: t for t in tips}
     results: dict[str, Retrieved] = {}
@@ -150,16 +173,18 @@ def cascade(
         item.reasons.append(reason)
 
     if "url" in chosen and url:
-        for tip_id, (value, reason) in url_stage(tips, url).items():
+        for tip_id, (value, reason) in url_stage(tips, url, in_time).items():
             note(by_id[tip_id], "url", value, reason)
-    if "keyword" in chosen and goal:
+    late = not in_time()
+    if "keyword" in chosen and goal and not late:
         hits = kb.keyword_hits(goal, url)
         best = max((h.bm25 for h in hits), default=0.0)
         for hit in hits:
             if hit.tip.id in by_id and best > 0 and hit.coverage > 0:
                 value = hit.coverage * (0.5 + 0.5 * hit.bm25 / best)
                 note(by_id[hit.tip.id], "keyword", value, f"keywords: {', '.join(hit.terms)}")
-    if "embedding" in chosen and goal and kb.embedder is not None and tips:
+    late = late or not in_time()
+    if "embedding" in chosen and goal and kb.embedder is not None and tips and not late:
         vectors = kb.vectors(tips)
         query = kb.embed_goal(goal)
         cosines = {t.id: float(query @ vectors[t.id]) for t in tips}
@@ -175,7 +200,10 @@ def cascade(
     ranked = sorted(
         results.values(), key=lambda r: (-r.score, -r.parts.get("url", 0.0), r.tip.id)
     )
-    chosen_items: list[Retrieved] = []
+    chosen_items = Found()
+    if late:
+        chosen_items.note = (f"tip retrieval stopped at its {deadline:g} s deadline; "
+                             "only tips found before it are shown")
     used = 0
     for item in ranked:
         if item.score <= 0:

@@ -40,7 +40,7 @@ from colorbrowser.knowledge.tip import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from colorbrowser.knowledge.retrieve import Retrieved
+    from colorbrowser.knowledge.retrieve import Found
 
 EDITABLE = ("site", "url_patterns", "text", "keywords", "tags", "kind", "url_template", "author")
 OnConflict = Literal["error", "replace", "skip"]
@@ -417,7 +417,7 @@ class KnowledgeBase:
     def search(
         self, url: str | None, goal: str, k: int = 3, token_budget: int = 400,
         stages: Iterable[str] | None = None,
-    ) -> list[Retrieved]:
+    ) -> Found:
         """Tips for this page and goal, best first, with why each one matched."""
         from colorbrowser.knowledge.retrieve import cascade
 
