@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from PIL import Image
 
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode
@@ -144,6 +145,25 @@ def test_typed_passwords_never_reach_the_trajectory(browser_env, pages_url, tmp_
     episode.run()
     for path in (tmp_path / "run").rglob("*.json*"):
         assert secret not in path.read_text(), path
+
+
+def test_a_typed_password_is_covered_in_later_screenshots_of_a_plain_field(
+        browser_env, pages_url, tmp_path):
+    """The model typed the password into the user name box too: the step's screenshot
+    must not show it there, nor the image the model is sent."""
+    secret = "correct-horse-battery"
+    replies = [lambda m: act("log in", f"fill('{bid_in(m, 'textbox', 'Password')}', '{secret}')"),
+               lambda m: act("oops", f"fill('{bid_in(m, 'textbox', 'User')}', '{secret}')"),
+               act("done", "stop()")]
+    episode, _ = make_episode(browser_env, replies, tmp_path, goal="log in",
+                              url=f"{pages_url}/agent/login.html")
+    episode.run()
+    user = next(e for e in episode.obs.elements.values() if e.name == "User")
+    shot = Image.open(tmp_path / "run" / read_steps(tmp_path / "run")[2]["screenshot"])
+    field = shot.convert("RGB").crop((user.bbox.x + 3, user.bbox.y + 3,
+                                      user.bbox.x + user.bbox.width - 3,
+                                      user.bbox.y + user.bbox.height - 3))
+    assert len(field.getcolors(maxcolors=1 << 24)) == 1
 
 
 def test_a_password_is_masked_in_the_pending_action_while_its_step_runs(

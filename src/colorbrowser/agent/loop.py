@@ -88,6 +88,10 @@ class Episode:
         self.pending_hints: list[str] = []
         self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
         self.failure: Exception | None = None  # the model or browser error that ended it
+        watch = getattr(env, "watch_secrets", None)
+        if trajectory is not None and watch is not None:
+            redactor = trajectory.redactor
+            watch(lambda: redactor.secrets)  # fields holding one are covered in screenshots
 
     def redact(self, value: Any) -> Any:
         """Known secrets (API keys, password values) masked, for anything shown or saved."""

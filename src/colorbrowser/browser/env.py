@@ -8,6 +8,7 @@ went wrong right next to the page it is looking at.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Collection
 from types import TracebackType
 from typing import Any
 
@@ -47,6 +48,12 @@ class BrowserEnv:
         self.hang = HangGuard(self.session, self.settings.hang_timeout_ms / 1000)
         self.network = NetworkWatch(retries=self.settings.network_retries)
         self.stall = StallWatch(steps=self.settings.stall_steps)
+        self._secrets: Callable[[], Collection[str]] = tuple
+
+    def watch_secrets(self, secrets: Callable[[], Collection[str]]) -> None:
+        """Where to read the secrets known right now (API keys, typed passwords): fields
+        holding one are covered in screenshots. Called anew by every episode."""
+        self._secrets = secrets
 
     def _ensure(self) -> None:
         if not self.session.started:
@@ -113,7 +120,8 @@ class BrowserEnv:
     def _scan(self, previous: Observation | None) -> Observation:
         s = self.settings
         return observe(self.session, previous, interactive_only=s.interactive_only,
-                       offscreen=s.offscreen, screenshots=s.screenshots)
+                       offscreen=s.offscreen, screenshots=s.screenshots,
+                       secrets=self._secrets())
 
     def _observe_once(self) -> Observation:
         frozen = self.session.page

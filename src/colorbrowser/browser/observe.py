@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -22,6 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from colorbrowser.browser.changes import describe_changes, marked_new
+from colorbrowser.browser.masking import cover, secret_boxes
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
 from colorbrowser.browser.tree import format_axtree
@@ -230,8 +232,10 @@ def som_marks(elements: dict[str, ElementInfo], vp: tuple[int, int]) -> list[Ele
 
 def observe(session: BrowserSession, previous: Observation | None = None, *,
             interactive_only: bool = False, screenshots: bool = True,
-            offscreen: bool = True) -> Observation:
-    """Observe the active tab. A tab that crashed or vanished is replaced and reported."""
+            offscreen: bool = True, secrets: Collection[str] = ()) -> Observation:
+    """Observe the active tab. A tab that crashed or vanished is replaced and reported.
+
+    Fields whose value holds one of ``secrets`` are covered in the screenshots."""
     errors: list[str] = []
     scan: PageScan | None = None
     page = session.page
@@ -278,6 +282,8 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
     if screenshots:
         try:
             obs.screenshot = session.screenshot(page)
+            if boxes := secret_boxes(page, elements.values(), secrets):
+                obs.screenshot = cover(obs.screenshot, boxes, vp)
             obs.som = draw_som(obs.screenshot, som_marks(elements, vp), viewport=vp)
         except PlaywrightError as exc:
             obs.last_error = obs.notice = "; ".join(
