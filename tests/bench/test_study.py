@@ -185,3 +185,20 @@ def test_an_unreadable_study_description_is_a_user_error(tmp_path):
     (tmp_path / "study.json").write_text("{broken")
     with pytest.raises(UserError, match="unreadable"):
         StudyDir(tmp_path).meta()
+
+
+def test_the_study_masks_the_keys_it_knows_in_every_record_and_in_study_json(tmp_path):
+    """Whatever a worker (or a Ray actor) sends back, the coordinator writes no key."""
+    from colorbrowser.agent.trajectory import Redactor
+
+    key = "sk-coordinator-known-key"
+    [variant] = build_variants(Settings(model={"base_url": "http://127.0.0.1:9/v1",
+                                               "api_key": key}))
+    study = StudyDir(tmp_path / "study", Redactor({key}))
+    study.register("suite.yaml", [variant], ["colorbrowser", "eval", f"--note={key}"])
+    study.append(record(variant, "t", 0, answer=f"the key is {key.upper()}",
+                        error=f"echoed {key}", info={"answer": key}))
+    for name in ("results.jsonl", "study.json"):
+        assert key not in (tmp_path / "study" / name).read_text().lower()
+    [back] = study.records()
+    assert back.answer == "the key is ***" and back.info == {"answer": "***"}

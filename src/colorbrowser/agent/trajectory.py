@@ -26,18 +26,30 @@ MASK = "***"
 
 @dataclass
 class Redactor:
-    """Replaces known secrets everywhere before anything is written."""
+    """Replaces known secrets everywhere before anything is written.
+
+    In any letter case: graders and reports lower-case answers, and a lower-cased
+    password is still the password."""
 
     secrets: set[str] = field(default_factory=set)
+    _compiled: tuple[frozenset[str], re.Pattern[str] | None] = field(
+        default=(frozenset(), None), repr=False, compare=False)
 
     def add(self, value: str | None) -> None:
         if value and len(value) >= 3:
             self.secrets.add(value)
 
+    def _pattern(self) -> re.Pattern[str] | None:
+        known = frozenset(s for s in self.secrets if s)
+        if known != self._compiled[0]:
+            longest_first = sorted(known, key=len, reverse=True)
+            self._compiled = (known, re.compile("|".join(map(re.escape, longest_first)), re.I)
+                              if known else None)
+        return self._compiled[1]
+
     def text(self, value: str) -> str:
-        for secret in sorted(self.secrets, key=len, reverse=True):
-            value = value.replace(secret, MASK)
-        return value
+        pattern = self._pattern()
+        return pattern.sub(MASK, value) if pattern is not None else value
 
     def obj(self, value: Any) -> Any:
         if isinstance(value, str):

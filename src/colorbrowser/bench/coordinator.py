@@ -25,6 +25,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.bench.replay import ReplayScript
 from colorbrowser.bench.study import (
@@ -177,7 +178,8 @@ def run_study(options: StudyOptions, settings: Settings, console: Console) -> St
     agent = f"replay:{replay.digest}" if replay else "llm"
     variants = build_variants(settings, options.matrix, agent)
     spec = absolute_suite(options.suite)
-    study = StudyDir(options.study_dir.resolve())
+    keys = {key for variant in variants for key in variant.settings.secrets()}
+    study = StudyDir(options.study_dir.resolve(), Redactor(keys))
     choice = open_suite(spec)
     with choice.suite:
         entries: list[TaskEntry] = choice.select(options.tasks)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.hooks import Hook
+from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.bench.task import Task, TaskSetupError, TaskSpec, Validation
 from colorbrowser.errors import BrowserError, EpisodeEnd, UserError
 from colorbrowser.knowledge.aliases import SiteAliases
@@ -123,6 +124,8 @@ class TaskRun:
     error_class: str | None = None
     spec: TaskSpec | None = None
     episode: Episode | None = None
+    # The secrets this run knows (API keys, passwords typed), for whoever writes it down.
+    redactor: Redactor = field(default_factory=Redactor)
 
     @property
     def success(self) -> bool:
@@ -171,7 +174,7 @@ def run_task_episode(
     """Set up, run, validate and tear down one task."""
     from colorbrowser.knowledge.hook import KnowledgeHook
 
-    run = TaskRun(task.id)
+    run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
     deadline = Deadline(timeout)
     try:
         env.reset(None)  # a fresh tab: nothing left from the task before
@@ -190,6 +193,8 @@ def run_task_episode(
                 env=PreparedEnv(env), kb=kb, asker=asker, operator=operator,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
                 site_aliases=SiteAliases.of(spec.site_aliases))
+            if episode.trajectory is not None:
+                run.redactor = episode.trajectory.redactor
             knowledge = [h for h in episode.hooks if isinstance(h, KnowledgeHook)]
             for hook in knowledge:
                 hook.defer_outcome = True  # success is the task's verdict, not "stopped"

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from colorbrowser.agent.trajectory import slugify, write_json_atomic
+from colorbrowser.agent.trajectory import Redactor, slugify, write_json_atomic
 from colorbrowser.bench.records import RESULTS, STUDY, EpisodeRecord, latest, read_records
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
@@ -147,10 +147,15 @@ def parse_seeds(text: str | None) -> list[int]:
 
 # -- the folder -----------------------------------------------------------------------
 class StudyDir:
-    """``study.json`` + ``results.jsonl`` + ``runs/``; safe to reopen after a kill."""
+    """``study.json`` + ``results.jsonl`` + ``runs/``; safe to reopen after a kill.
 
-    def __init__(self, path: Path) -> None:
+    What it writes passes through ``redactor``: the workers mask what their episodes
+    knew, and the study masks again what it knows (the variants' keys) whatever the
+    backend delivered."""
+
+    def __init__(self, path: Path, redactor: Redactor | None = None) -> None:
         self.path = Path(path)
+        self.redactor = redactor or Redactor()
         if self.path.exists() and not self.path.is_dir():
             raise UserError(f"{self.path} is a file, not a study folder")
         self.results_path = self.path / RESULTS
@@ -189,7 +194,7 @@ class StudyDir:
         if suite not in suites:
             suites.append(suite)
         meta.setdefault("commands", []).append(command)
-        write_json_atomic(self.path / STUDY, meta)
+        write_json_atomic(self.path / STUDY, self.redactor.obj(meta))
 
     def records(self) -> list[EpisodeRecord]:
         return read_records(self.results_path)
@@ -197,7 +202,8 @@ class StudyDir:
     def append(self, record: EpisodeRecord) -> None:
         """One line per attempt, flushed to disk before the next episode is reported."""
         self.path.mkdir(parents=True, exist_ok=True)
-        line = record.model_dump_json() + "\n"
+        line = json.dumps(self.redactor.obj(record.model_dump(mode="json")),
+                          ensure_ascii=False, separators=(",", ":")) + "\n"
         with open(self.results_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

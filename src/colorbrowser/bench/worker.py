@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import psutil
 
+from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.bench.episode import TaskRun, run_task_episode
 from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.errors import ColorBrowserError, UserError
@@ -152,19 +153,22 @@ class EpisodeWorker:
     def run(self, job: EpisodeJob) -> dict[str, Any]:
         """Run ``job``; always returns a record (as JSON), whatever went wrong."""
         started, t0 = now_iso(), time.monotonic()
+        redactor = Redactor(set(job.settings.secrets()))
         try:
             run = self._run(job)
+            redactor = run.redactor
             record = self._record(job, run)
         except UserError as exc:  # an unknown task, a missing store: no episode ran
             record = job_record(job, status="setup_error", error_class="setup",
                                 error=str(exc))
         except Exception as exc:
-            self._log_crash(job, exc)
+            self._log_crash(job, exc, redactor)
             record = job_record(job, status="error", error_class="internal",
                                 error=f"{type(exc).__name__}: {exc}")
         record.wall_time = round(time.monotonic() - t0, 3)
         record.started, record.finished, record.worker = started, now_iso(), self.name
-        return record.model_dump(mode="json")
+        # The answer, errors and grader details may echo a key or a typed password.
+        return redactor.obj(record.model_dump(mode="json"))
 
     def _run(self, job: EpisodeJob) -> TaskRun:
         from colorbrowser.bench.replay import NoModel, ReplayOperator
@@ -210,13 +214,13 @@ class EpisodeWorker:
             trajectory=job.rel_dir if job.run_dir.exists() else None,
         )
 
-    def _log_crash(self, job: EpisodeJob, exc: BaseException) -> None:
+    def _log_crash(self, job: EpisodeJob, exc: BaseException, redactor: Redactor) -> None:
         path = self.plan.study_dir / "logs" / f"{self.name}.log"
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("a", encoding="utf-8") as fh:
                 fh.write(f"--- {now_iso()} {job.task} seed {job.seed} ({job.variant})\n")
-                fh.write("".join(traceback.format_exception(exc)))
+                fh.write(redactor.text("".join(traceback.format_exception(exc))))
 
     def close(self) -> None:
         self._close_browser()
