@@ -48,7 +48,8 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
         if not os.environ.get(api_key_env):
             raise ConfigError(f"environment variable {api_key_env} is not set")
         flags[("model", "api_key")] = os.environ[api_key_env]
-    return load_settings(config_path, {**flags, **(overrides or {})})
+    given = {key: value for key, value in flags.items() if value is not None}
+    return load_settings(config_path, {**(overrides or {}), **given})  # flags on top
 
 
 @click.command("run")

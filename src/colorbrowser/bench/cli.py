@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -41,9 +42,15 @@ def format_entries(entries: list[TaskEntry]) -> list[str]:
     return lines
 
 
+MODEL_SECTIONS = ("model", "summarizer_model")
+
+
 def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
     """An agent configuration file (TOML, the sections of config.toml) as overrides that
-    sit above the config file and environment and below the command's own flags."""
+    sit above the config file and environment and below the command's own flags.
+
+    ``api_key_env = "VAR"`` in a model section names the variable holding the key for
+    the endpoint that section sets (see ``study_endpoint_keys``)."""
     if path is None:
         return {}
     try:
@@ -57,8 +64,46 @@ def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
         if not isinstance(table, dict):
             raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
         for key, value in table.items():
-            out[(section, key)] = value
+            if key == "api_key_env" and section in MODEL_SECTIONS:
+                out[(section, "api_key")] = _named_key(path, section, value)
+            else:
+                out[(section, key)] = value
     return out
+
+
+def _named_key(path: Path, section: str, name: object) -> str:
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"agent config {path}: {section}.api_key_env must name a variable")
+    if not os.environ.get(name):
+        raise ConfigError(f"agent config {path}: {section}.api_key_env names {name}, "
+                          "which is not set")
+    return os.environ[name]
+
+
+def study_endpoint_keys(path: Path | None, file: dict[tuple[str, ...], Any],
+                        base_url_flag: str | None, api_key_env_flag: str | None,
+                        ) -> tuple[dict[tuple[str, ...], Any], list[str]]:
+    """Keys for the endpoints an agent config file chose, and a note for each withheld.
+
+    The file may come from someone else, so a base_url it sets gets only the key it
+    names itself: never OPENAI_API_KEY, COLORBROWSER_API_KEY or ``--api-key-env``,
+    which the user set up for endpoints of their own choosing."""
+    forced: dict[tuple[str, ...], Any] = {}
+    notes = []
+    for section in MODEL_SECTIONS:
+        if (section, "base_url") not in file or (section, "api_key") in file:
+            continue
+        if section == "model" and base_url_flag:
+            continue  # --base-url is the user's choice, and wins over the file
+        if section == "model" and api_key_env_flag:
+            raise ConfigError(
+                f"agent config {path} sets [model] base_url, and --api-key-env keys go only "
+                "to endpoints you set yourself: pass --base-url too, or name the key in the "
+                'file with api_key_env = "VAR"')
+        forced[(section, "api_key")] = ""
+        notes.append(f"[{section}] base_url of {path} gets no API key (name one there with "
+                     'api_key_env = "VAR")')
+    return forced, notes
 
 
 def matrix_items(matrix: tuple[str, ...], cells: tuple[str, ...]) -> tuple[str, ...]:
@@ -140,10 +185,13 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         ("agent", "knowledge"): knowledge, ("paths", "knowledge"): kb_path,
         ("browser", "headless"): False if headed else None,
     }
-    overrides = {**agent_config_overrides(agent_config),
-                 **{k: v for k, v in flags.items() if v is not None}}
+    from_file = agent_config_overrides(agent_config)
+    keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env)
+    overrides = {**from_file, **{k: v for k, v in flags.items() if v is not None}, **keys}
     settings = settings_from_flags(config_path, base_url, model_name, api_key_env, overrides)
     console = Console(stderr=True)
+    for note in notes:
+        console.print(f"[yellow]note[/] {escape(note)}")
     study_dir = out_dir or default_study_dir(suite)
     options = StudyOptions(
         suite=suite, study_dir=study_dir, tasks=tasks, seeds=seeds, workers=workers,
