@@ -12,6 +12,7 @@ import sys
 import click
 
 from colorbrowser.errors import ColorBrowserError, UserError
+from colorbrowser.safe_text import plain
 
 # name -> "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -57,10 +58,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except UserError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {plain(exc)}", err=True)
         sys.exit(2)
     except ColorBrowserError as exc:  # e.g. the browser or the model endpoint failed
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {plain(exc)}", err=True)  # may quote what an endpoint sent
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

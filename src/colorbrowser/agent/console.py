@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from colorbrowser.agent.hooks import Hook
+from colorbrowser.safe_text import escape
 
 if TYPE_CHECKING:
     from colorbrowser.agent.loop import Episode, EpisodeResult

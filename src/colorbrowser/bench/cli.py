@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.markup import escape
 
 from colorbrowser.agent.cli import model_options
 from colorbrowser.agent.trajectory import slugify
@@ -17,6 +16,7 @@ from colorbrowser.bench.suites import open_suite
 from colorbrowser.bench.task import TaskEntry
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.hitl.flags import knowledge_options
+from colorbrowser.safe_text import escape
 
 SUMMARY_WIDTH = 70
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -41,6 +40,7 @@ from colorbrowser.bench.task import TaskEntry
 from colorbrowser.bench.worker import WorkerPlan
 from colorbrowser.config import Settings
 from colorbrowser.errors import UserError
+from colorbrowser.safe_text import escape
 
 
 @dataclass

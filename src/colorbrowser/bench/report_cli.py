@@ -18,12 +18,12 @@ from urllib.parse import quote
 import click
 import jinja2
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.bench.report import Group, Rate, Report, build_report
 from colorbrowser.errors import UserError
+from colorbrowser.safe_text import escape
 from colorbrowser.ui.images import inside, thumbnail_uri
 from colorbrowser.ui.trace import TRACE
 

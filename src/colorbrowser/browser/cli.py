@@ -9,6 +9,7 @@ import click
 
 from colorbrowser.config import load_settings
 from colorbrowser.errors import BrowserError, UserError
+from colorbrowser.safe_text import plain
 
 
 @click.command("observe")
@@ -59,4 +60,4 @@ def observe_command(url: str, as_json: bool, screenshot: Path | None, interactiv
     if as_json:
         click.echo(json.dumps(obs.to_json(), ensure_ascii=False, indent=1))
     else:
-        click.echo(observation_text(obs))
+        click.echo(plain(observation_text(obs)))  # the page wrote it

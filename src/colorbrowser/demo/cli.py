@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markup import escape
 
 from colorbrowser.agent.cli import model_options, settings_from_flags
 from colorbrowser.agent.console import print_summary
@@ -20,6 +19,7 @@ from colorbrowser.agent.factory import build_episode, new_run_dir
 from colorbrowser.hitl.flags import help_options, loop_console_hooks, terminal_asker
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.tip import Tip
+from colorbrowser.safe_text import escape
 from colorbrowser.static_server import StaticServer
 
 SITE = Path(__file__).parent / "site"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from colorbrowser.agent.cli import model_options
 from colorbrowser.errors import UserError
+from colorbrowser.safe_text import escape, plain
 
 
 # -- adapt ----------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def review_command(kb_path, list_only):
             return 0
         if list_only:
             for item in items:
-                click.echo(f"{item.id}\t{item.site}\t{item.reason}\t{item.url}")
+                click.echo(plain(f"{item.id}\t{item.site}\t{item.reason}\t{item.url}"))
             return 0
         tally = review(kb, TerminalAsker(console))
     console.print(tally.line())

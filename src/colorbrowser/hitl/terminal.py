@@ -11,13 +11,13 @@ import sys
 from typing import TextIO
 
 from rich.console import Console
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from colorbrowser.hitl.asking import WHOLE_SITE, AnswerKind, HelpAnswer, HelpRequest
 from colorbrowser.knowledge.lint import lint
 from colorbrowser.knowledge.tip import InvalidTip
+from colorbrowser.safe_text import escape
 
 _LABELS: dict[str, str] = {
     "tip": "[t]ip: teach the agent how this site works (stored)",

@@ -30,6 +30,7 @@ from colorbrowser.knowledge.lint import lint as lint_tips
 from colorbrowser.knowledge.retrieve import STAGES
 from colorbrowser.knowledge.store import EDITABLE, KnowledgeBase, default_db_path
 from colorbrowser.knowledge.tip import KINDS, SOURCES, make_tip
+from colorbrowser.safe_text import escape
 
 
 class _State:
@@ -116,8 +117,9 @@ def list_cmd(ctx: click.Context, site: str | None, kind: str | None, as_json: bo
         table.add_column(column, overflow="fold")
     for t in found:
         text = t.text if len(t.text) <= 90 else t.text[:87] + "..."
-        table.add_row(t.id, t.site, t.kind, "\n".join(t.url_patterns), text,
-                      str(t.stats.retrieved), f"{t.stats.successes}/{t.stats.failures}")
+        table.add_row(escape(t.id), escape(t.site), t.kind, escape("\n".join(t.url_patterns)),
+                      escape(text), str(t.stats.retrieved),
+                      f"{t.stats.successes}/{t.stats.failures}")
     Console().print(table)
 
 
@@ -243,7 +245,7 @@ def search_cmd(ctx: click.Context, url: str | None, goal: str, k: int, budget: i
     for column in ("id", "score", "why", "text"):
         table.add_column(column, overflow="fold")
     for r in found:
-        table.add_row(r.tip.id, f"{r.score:.3f}", r.why, r.tip.text)
+        table.add_row(escape(r.tip.id), f"{r.score:.3f}", escape(r.why), escape(r.tip.text))
     Console().print(table)
 
 

@@ -13,13 +13,13 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
+from colorbrowser.safe_text import escape
 
 if TYPE_CHECKING:
     from colorbrowser.agent.loop import Episode
