@@ -66,13 +66,14 @@ def test_a_model_agent_study_counts_tokens_and_cost_and_keeps_the_key_out(tmp_pa
     assert TOKEN not in proc.stderr + proc.stdout
 
 
-def test_a_model_that_never_answers_gets_its_worker_killed(tmp_path, bench_url):
-    """The episode is stuck in a model call, where no step boundary comes: the worker's
-    browser kill cannot help, so the coordinator kills the worker and starts another."""
+def test_a_model_that_never_answers_is_cut_off_at_the_episode_time_limit(tmp_path, bench_url):
+    """The episode is stuck in a model call, where no step boundary comes and killing
+    the browser cannot help: the call itself is abandoned at the time limit, so the
+    record says timeout a few seconds after it, and the same worker goes on."""
     def policy(messages):
         text = user_text(messages)
         if "Press the Freeze button" in text:
-            time.sleep(600)
+            time.sleep(600)  # the scripted model never answers this task
         link = re.search(r"\[(\w+)\] link 'Latest order'", text)
         if link is None:  # on order.html
             return "<think>there</think><action>stop('opened')</action>"
@@ -81,18 +82,15 @@ def test_a_model_that_never_answers_gets_its_worker_killed(tmp_path, bench_url):
     tasks = bench_tasks(tmp_path / "tasks.yaml", bench_url)
     study = tmp_path / "study"
     with ScriptedEndpoint(policy, token=TOKEN) as endpoint:
-        started = time.monotonic()
         proc = eval_cli(str(tasks), "--memory", "none", "--knowledge", "off",
-                        "--api-key-env", "STUDY_KEY", "--timeout", "2", "--kill-grace", "1",
-                        "--hard-grace", "3", "--out", str(study), cwd=tmp_path,
-                        env=endpoint_env(endpoint))
-        elapsed = time.monotonic() - started
+                        "--api-key-env", "STUDY_KEY", "--timeout", "6", "--out", str(study),
+                        cwd=tmp_path, env=endpoint_env(endpoint))
     assert proc.returncode == 0, proc.stderr
     found = by_task(study)
-    assert found["freeze"].error_class == "timeout"
-    assert "did not answer" in found["freeze"].error
-    assert found["open-order"].success
-    assert elapsed < 90
+    frozen = found["freeze"]
+    assert frozen.error_class == "timeout" and "waiting for the model" in frozen.error
+    assert frozen.wall_time < 6 + 5
+    assert found["open-order"].success and found["open-order"].worker == frozen.worker
 
 
 @pytest.mark.model

@@ -9,6 +9,7 @@ the outcome, classified for the study's ``error_class``.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from colorbrowser.hitl.asking import Asker
     from colorbrowser.knowledge.store import KnowledgeBase
     from colorbrowser.protocols import Model
-    from colorbrowser.types import Observation
+    from colorbrowser.types import Completion, Message, Observation
 
 
 class TaskFinished(EpisodeEnd):
@@ -97,6 +98,10 @@ class Deadline(Hook):
         self.at = None if seconds is None else time.monotonic() + seconds
         self.seconds = seconds
 
+    def left(self) -> float | None:
+        """Seconds until the limit (negative past it); None without a limit."""
+        return None if self.at is None else self.at - time.monotonic()
+
     def check(self) -> None:
         if self.at is not None and time.monotonic() > self.at:
             raise EpisodeTimeout(f"episode timeout ({self.seconds:g} s) reached")
@@ -106,6 +111,45 @@ class Deadline(Hook):
 
     def after_step(self, episode: Episode, ctx: StepContext, record: dict[str, Any]) -> None:
         self.check()
+
+
+class DeadlineModel:
+    """A model whose calls end at the episode's time limit.
+
+    A hung endpoint keeps a call waiting for its own timeout times its retries
+    (minutes), and no step boundary comes meanwhile for the Deadline hook. So the
+    call runs on a daemon thread that is abandoned at the limit: the episode ends as
+    a timeout at once, and the HTTP request finishes or fails on its own later.
+    """
+
+    def __init__(self, model: Model, deadline: Deadline) -> None:
+        self.model = model
+        self.deadline = deadline
+
+    def complete(self, messages: list[Message], **options: Any) -> Completion:
+        left = self.deadline.left()
+        if left is None:
+            return self.model.complete(messages, **options)
+        outcome: dict[str, Any] = {}
+
+        def call() -> None:
+            try:
+                outcome["reply"] = self.model.complete(messages, **options)
+            except BaseException as exc:  # handed to the episode's thread below
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=call, name="model-call", daemon=True)
+        worker.start()
+        worker.join(max(0.0, left))
+        if worker.is_alive():
+            raise EpisodeTimeout(f"episode timeout ({self.deadline.seconds:g} s) reached "
+                                 "while waiting for the model")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["reply"]
+
+    def __getattr__(self, name: str) -> Any:  # name, vision, usage, ...
+        return getattr(self.model, name)
 
 
 @dataclass
@@ -189,7 +233,8 @@ def run_task_episode(
     try:
         with contextlib.ExitStack() as stack:
             episode = build_episode(
-                spec.goal, spec.start_url, settings, stack, run_dir=run_dir, model=model,
+                spec.goal, spec.start_url, settings, stack, run_dir=run_dir,
+                model=DeadlineModel(model, deadline) if timeout is not None else model,
                 env=PreparedEnv(env), kb=kb, asker=asker, operator=operator,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
                 site_aliases=SiteAliases.of(spec.site_aliases))
