@@ -15,6 +15,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -62,8 +63,26 @@ def kill_tree(pid: int) -> None:
 
 
 # -- the worker process -----------------------------------------------------------
+ORPHAN_POLL_S = 0.5
+
+
+def end_with_parent(parent: int) -> None:
+    """On a daemon thread of a worker: once the coordinator is gone (SIGKILL gives it no
+    chance to stop anyone), take the worker's browser and driver down and leave at
+    once, without a word: nobody is left to read a record or a traceback."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL_S)
+    with contextlib.suppress(psutil.Error):
+        for proc in psutil.Process().children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                proc.kill()
+    os._exit(0)
+
+
 def worker_main(plan: WorkerPlan, name: str, conn: Connection, log_path: str) -> None:
     """Entry point of a worker process: jobs in, records out, until told to stop."""
+    threading.Thread(target=end_with_parent, args=(os.getppid(),), name="orphan-watch",
+                     daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -80,7 +99,11 @@ def worker_main(plan: WorkerPlan, name: str, conn: Connection, log_path: str) ->
                 break
             if job is None:
                 break
-            conn.send(worker.run(job))
+            record = worker.run(job)
+            try:
+                conn.send(record)
+            except OSError:  # the coordinator went away during the episode
+                break
     finally:
         worker.close()
 
