@@ -36,6 +36,11 @@ class BrowserError(ColorBrowserError):
     """The browser could not be launched or has died."""
 
 
+class StartPageFailed(BrowserError):
+    """The start page did not load (a server that refuses or never answers); the
+    browser itself is fine, so an episode can begin elsewhere and try again."""
+
+
 class EpisodeEnd(ColorBrowserError):
     """Raised inside the loop to end an episode; ``reason`` goes to the trajectory."""
 

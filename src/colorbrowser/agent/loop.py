@@ -25,6 +25,7 @@ from colorbrowser.errors import (
     CostLimitReached,
     EpisodeEnd,
     ModelError,
+    StartPageFailed,
     StepLimitReached,
 )
 from colorbrowser.protocols import Environment
@@ -122,8 +123,21 @@ class Episode:
             if self.browser_snapshot and restore:
                 return restore(self.browser_snapshot)
             if self.state.step == 0 or not restore:
-                return self.env.reset(self.state.start_url)
+                return self._reset()
         return self.env.observe()
+
+    def _reset(self) -> Observation:
+        """The start page, or a blank tab saying why the start page is not there: a
+        first step the Operator can act on (goto again), and resume can continue."""
+        url = self.state.start_url
+        try:
+            return self.env.reset(url)
+        except StartPageFailed as exc:
+            error = f"the start page did not open: {exc}; goto('{url}') tries it again"
+        obs = self.env.reset(None)
+        obs.last_error = "; ".join(e for e in (error, obs.last_error) if e)
+        obs.notice = "; ".join(e for e in (error, obs.notice) if e)
+        return obs
 
     def step(self) -> dict[str, Any]:
         t0 = time.perf_counter()

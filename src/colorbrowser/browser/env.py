@@ -31,7 +31,7 @@ from colorbrowser.browser.watchdog import (
     take_snapshot,
 )
 from colorbrowser.config import BrowserSettings
-from colorbrowser.errors import ActionParseError, BrowserError
+from colorbrowser.errors import ActionParseError, BrowserError, StartPageFailed
 from colorbrowser.types import Action, ActionResult, Observation
 
 
@@ -76,8 +76,9 @@ class BrowserEnv:
     def reset(self, url: str | None = None) -> Observation:
         """Start clean: one new tab, no pending errors; open ``url`` in it if given.
 
-        Raises BrowserError when the browser cannot start or ``url`` cannot be opened,
-        since an episode cannot begin on a page that is not there.
+        Raises BrowserError when the browser cannot start, and StartPageFailed (a
+        BrowserError) when ``url`` does not load: the caller decides whether to begin
+        on the blank tab instead, as an episode does.
         """
         self._ensure()
         session = self.session
@@ -110,12 +111,12 @@ class BrowserEnv:
         if session.policy.refuse_target(url) is None:
             result = execute(session, Action("goto", [url]), None)
             if not result.ok:
-                raise BrowserError(result.error or f"could not open {url}")
+                raise StartPageFailed(result.error or f"could not open {url}")
             return
         try:  # a trusted local page: opened for the person, never by the model's goto
             session.page.goto(url, wait_until="domcontentloaded")
         except PlaywrightError as exc:
-            raise BrowserError(f"could not open {url}: {str(exc).splitlines()[0]}") from None
+            raise StartPageFailed(f"could not open {url}: {str(exc).splitlines()[0]}") from None
 
     def _scan(self, previous: Observation | None) -> Observation:
         s = self.settings
