@@ -98,6 +98,15 @@ def bench_tasks(path: Path, base: str) -> Path:
         """)
 
 
+def freeze_replay(path: Path) -> Path:
+    """Replay actions for ``bench_tasks``: press Freeze (the page hangs in the click),
+    and solve open-order."""
+    return write(path, """\
+        freeze: ["click('2')", "click('2')"]
+        open-order: ["click('4')", "stop('opened')"]
+        """)
+
+
 def assert_one_line_error(proc: subprocess.CompletedProcess, *fragments: str) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psutil
 
-from tests.bench.runner_helpers import bench_tasks, write
+from tests.bench.runner_helpers import bench_tasks, freeze_replay
 
 
 def wait_for(path_glob: str, root: Path, seconds: float) -> bool:
@@ -31,10 +31,7 @@ def wait_for(path_glob: str, root: Path, seconds: float) -> bool:
 def test_workers_and_their_browsers_end_quietly_soon_after_the_coordinator_is_killed(
         tmp_path, bench_url):
     tasks = bench_tasks(tmp_path / "tasks.yaml", bench_url)
-    replay = write(tmp_path / "replay.yaml", """\
-        freeze: ["click('2')", "click('2')"]
-        open-order: ["click('4')", "stop('opened')"]
-        """)
+    replay = freeze_replay(tmp_path / "replay.yaml")
     study = tmp_path / "study"
     coordinator = subprocess.Popen(
         [sys.executable, "-m", "colorbrowser", "eval", str(tasks), "--replay", str(replay),

@@ -20,6 +20,7 @@ from tests.bench.runner_helpers import (
     bench_tasks,
     by_task,
     eval_cli,
+    freeze_replay,
     records,
     study_meta,
     write,
@@ -90,10 +91,7 @@ def test_running_the_same_command_again_skips_what_is_finished(tmp_path, solutio
 def test_a_frozen_page_is_killed_at_the_time_limit_and_the_worker_moves_on(
         tmp_path, bench_url):
     tasks = bench_tasks(tmp_path / "tasks.yaml", bench_url)
-    replay = write(tmp_path / "replay.yaml", """\
-        freeze: ["click('2')", "click('2')"]
-        open-order: ["click('4')", "stop('opened')"]
-        """)
+    replay = freeze_replay(tmp_path / "replay.yaml")
     study = tmp_path / "study"
     started = time.monotonic()
     proc = eval_cli(str(tasks), "--replay", str(replay), "--timeout", "3", "--kill-grace", "2",
