@@ -56,6 +56,7 @@ class FakeEndpoint:
     script: list[Reply | Callable[[Recorded], Reply]]
     requests: list[Recorded] = field(default_factory=list)
     models: list[str] = field(default_factory=lambda: ["fake-model"])
+    models_body: Any = None  # sent instead of the list built from ``models``, to break it
 
     @property
     def chat_requests(self) -> list[Recorded]:
@@ -87,7 +88,9 @@ def fake_endpoint(script: list | None = None) -> Iterator[FakeEndpoint]:
             with lock:
                 endpoint.requests.append(Recorded(self.path, self._headers(), None,
                                                   time.monotonic()))
-            if self.path.endswith("/models"):
+            if self.path.endswith("/models") and endpoint.models_body is not None:
+                self._send(200, endpoint.models_body, {})
+            elif self.path.endswith("/models"):
                 self._send(200, {"object": "list", "data": [
                     {"id": m, "object": "model", "owned_by": "test"} for m in endpoint.models]},
                     {})

@@ -20,6 +20,7 @@ import openai
 from colorbrowser.config import ModelSettings
 from colorbrowser.errors import ModelError, ModelUnavailable
 from colorbrowser.llm.grammar import SCHEMA_TITLE, json_reply_to_tagged
+from colorbrowser.llm.reply_body import ReplyBody, first_model_id, read_reply
 from colorbrowser.llm.tokens import count_tokens
 from colorbrowser.types import Completion, Constraint, Message, Usage
 
@@ -142,15 +143,17 @@ class OpenAIChatModel:
         """With no model configured, use the endpoint's first listed model (vLLM, llama.cpp)."""
         if self.name:
             return self.name
+        hint = "pass --model or set COLORBROWSER_MODEL"
         try:
-            models = list(self._client.models.list())
+            name = first_model_id(self._client.models.with_raw_response.list().content)
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
-        if not models:
-            raise ModelUnavailable(
-                f"no model set and {self.where} lists none; pass --model or set COLORBROWSER_MODEL"
-            )
-        self.name = models[0].id
+        except ValueError as exc:
+            raise ModelUnavailable(f"no model set and {self.where} "
+                                   f"{_one_line(str(exc), self._key)}; {hint}") from None
+        if name is None:
+            raise ModelUnavailable(f"no model set and {self.where} lists none; {hint}")
+        self.name = name
         return self.name
 
     # -- the call ----------------------------------------------------------------
@@ -174,9 +177,9 @@ class OpenAIChatModel:
         start = time.monotonic()
         try:
             if with_images and not self._images_confirmed:
-                resp = self._probe_images(messages, params)
+                body = self._probe_images(messages, params)
             else:
-                resp = self._create(messages, with_images, params)
+                body = self._create(messages, with_images, params)
         except openai.OpenAIError as exc:
             err = self._translate(exc)
             if with_images and self.settings.vision == "on" and isinstance(
@@ -184,46 +187,49 @@ class OpenAIChatModel:
                 err = type(err)(f"{err} (images were sent; set vision to auto or off "
                                 "for a text-only model)")
             raise err from None
-        return self._completion(resp, messages, time.monotonic() - start, constraint)
+        return self._completion(body, messages, time.monotonic() - start, constraint)
 
     def _create(self, messages: list[Message], images: bool, params: dict[str, Any],
-                retries: int | None = None) -> Any:
+                retries: int | None = None) -> bytes:
+        """The raw reply body: its shape is checked here (read_reply), not by openai."""
         client = self._client if retries is None else self._client.with_options(
             max_retries=retries)
-        return client.chat.completions.create(
-            messages=to_openai_messages(messages, images=images), **params)
+        return client.chat.completions.with_raw_response.create(
+            messages=to_openai_messages(messages, images=images), **params).content
 
-    def _probe_images(self, messages: list[Message], params: dict[str, Any]) -> Any:
+    def _probe_images(self, messages: list[Message], params: dict[str, Any]) -> bytes:
         """First request with images (vision=auto): one quick try, so a rejection costs
         no backoff; if text-only then works, the images were the problem."""
         try:
-            resp = self._create(messages, True, params, retries=0)
+            body = self._create(messages, True, params, retries=0)
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403, 404):
                 raise
             if not _may_reject_images(exc):  # 408/409/429: plain retry
-                resp = self._create(messages, True, params)
+                body = self._create(messages, True, params)
             else:
-                resp = self._create(messages, False, params)
+                body = self._create(messages, False, params)
                 self.vision = False
                 log.warning("%s rejected images (HTTP %s); continuing text-only",
                             self.where, exc.status_code)
-                return resp
+                return body
         except openai.APIConnectionError:
-            resp = self._create(messages, True, params)
+            body = self._create(messages, True, params)
         self._images_confirmed = True
-        return resp
+        return body
 
     def _completion(
-        self, resp: Any, messages: list[Message], seconds: float, constraint: Constraint | None
+        self, body: bytes, messages: list[Message], seconds: float, constraint: Constraint | None
     ) -> Completion:
-        choices = getattr(resp, "choices", None) or []
-        if not choices or choices[0].message is None:
-            raise ModelError(f"model endpoint {self.where} returned no choices")
-        text = choices[0].message.content or ""
+        try:
+            reply = read_reply(body)
+        except ValueError as exc:
+            raise ModelError(f"model endpoint {self.where} {_one_line(str(exc), self._key)}"
+                             ) from None
+        text = reply.text
         raw: dict[str, Any] = {
-            "id": getattr(resp, "id", None),
-            "finish_reason": choices[0].finish_reason,
+            "id": reply.id,
+            "finish_reason": reply.finish_reason,
             "seconds": round(seconds, 3),
         }
         if (
@@ -234,25 +240,22 @@ class OpenAIChatModel:
         ):
             raw["json"] = text
             text = json_reply_to_tagged(text)
-        usage = self._usage(getattr(resp, "usage", None), messages, text, raw)
+        usage = self._usage(reply, messages, text, raw)
         self.usage.add(usage)
         log.debug("%s: %d+%d tokens in %.2fs", self.name, usage.prompt_tokens,
                   usage.completion_tokens, seconds)
-        return Completion(text=text, usage=usage, model=getattr(resp, "model", "") or self.name,
-                          raw=raw)
+        return Completion(text=text, usage=usage, model=reply.model or self.name, raw=raw)
 
-    def _usage(self, reported: Any, messages: list[Message], text: str,
+    def _usage(self, reply: ReplyBody, messages: list[Message], text: str,
                raw: dict[str, Any]) -> Usage:
-        prompt = getattr(reported, "prompt_tokens", None)
-        completion = getattr(reported, "completion_tokens", None)
+        prompt, completion = reply.prompt_tokens, reply.completion_tokens
         if prompt is None or completion is None:
             raw["usage_estimated"] = True
             prompt = sum(count_tokens(m.content) + 4 for m in messages)
             completion = count_tokens(text)
         cost = (prompt * self.settings.price_input
                 + completion * self.settings.price_output) / 1_000_000
-        return Usage(prompt_tokens=int(prompt), completion_tokens=int(completion),
-                     cost=cost, calls=1)
+        return Usage(prompt_tokens=prompt, completion_tokens=completion, cost=cost, calls=1)
 
     # -- errors --------------------------------------------------------------------
 
