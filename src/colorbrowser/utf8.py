@@ -7,7 +7,9 @@ page sends passes through here before it reaches a file or a terminal.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -17,3 +19,19 @@ def utf8_safe(text: str) -> str:
     if not _SURROGATE.search(text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def json_text(data: Any, *, indent: int | None = None) -> str:
+    """JSON as our files hold it: readable UTF-8 (not \\u escapes), never a surrogate."""
+    return utf8_safe(json.dumps(data, ensure_ascii=False, default=str, indent=indent))
+
+
+def utf8_safe_tree(value: Any) -> Any:
+    """Parsed JSON (dicts, lists, strings, numbers) with every string made utf8_safe."""
+    if isinstance(value, str):
+        return utf8_safe(value)
+    if isinstance(value, dict):
+        return {utf8_safe_tree(k): utf8_safe_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [utf8_safe_tree(v) for v in value]
+    return value

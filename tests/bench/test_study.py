@@ -202,3 +202,13 @@ def test_the_study_masks_the_keys_it_knows_in_every_record_and_in_study_json(tmp
         assert key not in (tmp_path / "study" / name).read_text().lower()
     [back] = study.records()
     assert back.answer == "the key is ***" and back.info == {"answer": "***"}
+
+
+def test_a_lone_surrogate_in_a_record_is_written_as_a_replacement_character(tmp_path):
+    study = StudyDir(tmp_path / "study")
+    variant = build_variants(Settings())[0]
+    study.append(record(variant, "miniwob:click-button", 0, answer="a\ud800",
+                        error="b\udfff", info={"page\ud800": "c"}))
+    found = read_records(study.results_path)
+    assert [(r.answer, r.error, r.info) for r in found] == [
+        ("a\ufffd", "b\ufffd", {"page\ufffd": "c"})]

@@ -338,3 +338,18 @@ def test_elements_with_script_listeners_are_interactive_and_say_so(env, page_url
     assert "paragraph: icon clicked" in env.observe().axtree
     assert env.step(f"click('{card}')").ok
     assert "paragraph: card pressed" in env.observe().axtree
+
+
+def test_lone_surrogates_in_the_page_become_replacement_characters(env):
+    # JavaScript strings may hold lone surrogates; a hostile page uses them to break
+    # whatever encodes the observation as UTF-8 (its hash, the run folder).
+    env.reset()
+    env.page.set_content("<p id=p>x</p><button id=b>y</button><script>"
+                         "document.title = 'T\\ud800';"
+                         "document.getElementById('p').textContent = 'a\\udc00b';"
+                         "document.getElementById('b').setAttribute('aria-label', 'c\\udbff');"
+                         "</script>")
+    obs = env.observe()
+    assert obs.title == "T\ufffd"
+    assert "a\ufffdb" in obs.axtree and find(obs, "c\ufffd", "button")
+    json.dumps(obs.to_json(), ensure_ascii=False).encode("utf-8")  # strict: no surrogate left

@@ -37,3 +37,16 @@ def test_atomic_json_leaves_no_temp_files(tmp_path):
     write_json_atomic(tmp_path / "a.json", {"x": 2})
     assert json.loads((tmp_path / "a.json").read_text()) == {"x": 2}
     assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+def test_a_lone_surrogate_anywhere_is_written_as_a_replacement_character(tmp_path):
+    # JSON from a model or a page may hold "\ud800"; strict UTF-8 cannot encode it.
+    t = Trajectory(tmp_path / "run", Redactor({"hunter22"}))
+    t.write_meta({"goal": "a\ud800b", "key\udfff": ["hunter22\ud800"]})
+    t.append_step({"step": 1, "thought": "x\udc80", "pair": "\ud83d\ude00"})
+    t.write_result({"answer": "\ud800"})
+    assert json.loads((t.dir / "meta.json").read_text(encoding="utf-8")) == {
+        "goal": "a\ufffdb", "key\ufffd": ["***\ufffd"]}
+    assert read_steps(t.dir) == [{"step": 1, "thought": "x\ufffd", "pair": "\U0001f600"}]
+    assert json.loads((t.dir / "result.json").read_text(encoding="utf-8")) == {
+        "answer": "\ufffd"}

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from colorbrowser.errors import UserError
+from colorbrowser.utf8 import json_text
 
 MASK = "***"
 
@@ -67,7 +68,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            fh.write(json_text(data, indent=2))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -123,7 +124,7 @@ class Trajectory:
         return f"screenshots/{name}"
 
     def append_step(self, record: dict[str, Any]) -> None:
-        line = json.dumps(self.redactor.obj(record), ensure_ascii=False, default=str)
+        line = json_text(self.redactor.obj(record))
         with open(self.steps_path, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()

@@ -26,6 +26,7 @@ from colorbrowser.agent.trajectory import Redactor, slugify, write_json_atomic
 from colorbrowser.bench.records import RESULTS, STUDY, EpisodeRecord, latest, read_records
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.utf8 import json_text
 
 MATRIX_SECTIONS = ("agent", "hitl", "browser", "model")
 _HASH_LEFT_OUT = {"paths": None, "browser": ("executable", "headless"),
@@ -202,8 +203,7 @@ class StudyDir:
     def append(self, record: EpisodeRecord) -> None:
         """One line per attempt, flushed to disk before the next episode is reported."""
         self.path.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(self.redactor.obj(record.model_dump(mode="json")),
-                          ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = json_text(self.redactor.obj(record.model_dump(mode="json"))) + "\n"
         with open(self.results_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

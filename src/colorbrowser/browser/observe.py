@@ -28,6 +28,7 @@ from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
 from colorbrowser.browser.tree import format_axtree
 from colorbrowser.types import BBox, ElementInfo, Observation
+from colorbrowser.utf8 import utf8_safe_tree
 
 MAX_FRAME_DEPTH = 4
 PENDING_FRAME_MS = 2000
@@ -68,7 +69,7 @@ def _walk(target: Page | Frame, options: dict[str, Any]) -> dict[str, Any]:
     last: PlaywrightError | None = None
     for _ in range(3):
         try:
-            return json.loads(target.evaluate(walker_source(), options))
+            return utf8_safe_tree(json.loads(target.evaluate(walker_source(), options)))
         except PlaywrightError as exc:
             text = str(exc)
             if "Execution context was destroyed" not in text and "navigat" not in text:
