@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action
+from colorbrowser.utf8 import utf8_safe_tree
 
 ArgKind = Literal["bid", "str", "int", "number", "options"]
 
@@ -121,7 +122,7 @@ def extract_action_text(reply: str) -> str:
 
 def _literal(node: ast.expr, action: str) -> Any:
     try:
-        return ast.literal_eval(node)
+        return utf8_safe_tree(ast.literal_eval(node))  # an escape can make a lone surrogate
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         raise ActionParseError(
             f"{action}(): arguments must be plain literals such as '12' or \"text\""

@@ -27,11 +27,11 @@ def json_text(data: Any, *, indent: int | None = None) -> str:
 
 
 def utf8_safe_tree(value: Any) -> Any:
-    """Parsed JSON (dicts, lists, strings, numbers) with every string made utf8_safe."""
+    """Parsed data (dicts, lists, tuples, strings, numbers), every string made utf8_safe."""
     if isinstance(value, str):
         return utf8_safe(value)
     if isinstance(value, dict):
         return {utf8_safe_tree(k): utf8_safe_tree(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [utf8_safe_tree(v) for v in value]
+    if isinstance(value, list | tuple):
+        return type(value)(utf8_safe_tree(v) for v in value)
     return value

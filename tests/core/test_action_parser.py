@@ -77,3 +77,10 @@ def test_action_list_for_the_prompt_names_every_action_with_an_example():
     for name, spec in ACTIONS.items():
         assert f"- {name}(" in text
         assert spec.example in text
+
+
+def test_an_escaped_lone_surrogate_in_an_argument_becomes_a_replacement_character():
+    # A Python escape in a string literal makes a lone surrogate that no file can hold.
+    assert parse_action("fill('1', 'a\\ud800')").args == ["1", "a\ufffd"]
+    assert parse_action("select_option('3', ('x\\udc00', 'y'))").args == ["3", ["x\ufffd", "y"]]
+    assert parse_action("stop('\\ud83d\\ude00')").args == ["\U0001f600"]

@@ -11,7 +11,9 @@ import pytest
 from colorbrowser.config import ModelSettings
 from colorbrowser.errors import ModelError, ModelUnavailable
 from colorbrowser.llm.client import OpenAIChatModel
-from colorbrowser.types import Message
+from colorbrowser.llm.grammar import action_constraint
+from colorbrowser.llm.jsonreply import json_object
+from colorbrowser.types import Constraint, Message
 
 from .llm_fake_server import chat_reply, fake_endpoint
 from .test_client import ASK, make
@@ -27,10 +29,10 @@ def body(text: str | None = None, *, content=None, usage=None, **top) -> dict:
     return {**reply, **top}
 
 
-def served(reply: dict | bytes, **kw):
+def served(reply: dict | bytes, constraint: Constraint | None = None, **kw):
     """One scripted HTTP 200 reply, as the client returns it (max_retries 0)."""
     with fake_endpoint([(200, reply, {}, 0.0)]) as ep:
-        return make(ep.url, max_retries=0, **kw).complete(ASK)
+        return make(ep.url, max_retries=0, **kw).complete(ASK, constraint=constraint)
 
 
 def refused(reply: dict | bytes) -> str:
@@ -150,3 +152,14 @@ def test_a_broken_model_list_is_a_model_error_when_the_name_is_needed(models):
         ep.models_body = models
         OpenAIChatModel(ModelSettings(base_url=ep.url, max_retries=0)).complete(ASK)
     assert "\n" not in str(info.value) and "--model" in str(info.value)
+
+
+def test_a_surrogate_escaped_inside_a_json_action_reply_is_replaced():
+    reply = '{"thought": "t\\ud800", "action": {"name": "stop", "answer": "a\\udc00"}}'
+    result = served(body(reply), constrain="json_schema", constraint=action_constraint(["1"]))
+    assert result.text == "<think>t\ufffd</think>\n<action>stop('a\ufffd')</action>"
+
+
+def test_a_surrogate_escaped_inside_a_json_role_reply_is_replaced():
+    # The Summarizer and the critic answer in JSON and read it with json_object.
+    assert json_object('{"facts": ["x\\ud800"]}', "the summary") == {"facts": ["x\ufffd"]}

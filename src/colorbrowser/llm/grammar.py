@@ -17,6 +17,7 @@ from typing import Any
 from colorbrowser.actions import ACTIONS, ActionSpec, ArgKind, Param, parse_action
 from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action, Constraint
+from colorbrowser.utf8 import utf8_safe_tree
 
 SCHEMA_TITLE = "colorbrowser_action"
 
@@ -176,7 +177,7 @@ def action_from_json(data: str | dict[str, Any]) -> tuple[str, Action]:
     if isinstance(data, str):
         try:
             # strict=False: some servers let raw control characters into strings.
-            data = json.loads(data, strict=False)
+            data = utf8_safe_tree(json.loads(data, strict=False))
         except json.JSONDecodeError as exc:
             raise ActionParseError(f"reply is not valid JSON: {exc.msg}") from None
     if not isinstance(data, dict) or not isinstance(data.get("action"), dict):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from colorbrowser.utf8 import utf8_safe_tree
+
 
 def json_object(text: str, what: str) -> dict[str, Any]:
     """The outermost ``{...}`` of a reply, tolerating prose or code fences around it.
@@ -16,7 +18,7 @@ def json_object(text: str, what: str) -> dict[str, Any]:
     if start < 0 or end <= start:
         raise ValueError(f"{what} is not a JSON object")
     try:
-        data = json.loads(text[start : end + 1], strict=False)
+        data = utf8_safe_tree(json.loads(text[start : end + 1], strict=False))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{what} is not valid JSON ({exc.msg})") from None
     if not isinstance(data, dict):
