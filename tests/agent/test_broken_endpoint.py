@@ -1,0 +1,83 @@
+"""`run` and `resume` against an endpoint that answers HTTP 200 with a broken or
+hostile body: the run ends as a recorded model error (exit 1, one-line error in
+result.json) or reads the reply and finishes, and never ends in a traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from colorbrowser.agent.trajectory import read_steps
+from colorbrowser.cli import main
+from colorbrowser.testing import act
+from tests.bench.runner_helpers import run_main
+from tests.llm.hostile_bodies import HANDLED, MODEL_ERRORS, answer_read, hostile_stop
+from tests.llm.llm_fake_server import error, fake_endpoint, ok
+
+
+def run_args(url: str, endpoint: str, out) -> list[str]:
+    return ["run", "look around", "--url", url, "--base-url", endpoint, "--model", "m",
+            "--memory", "none", "--knowledge", "off", "--max-steps", "4", "--out", str(out)]
+
+
+def assert_model_error(code: int, err: str, run_dir, steps: int) -> None:
+    assert code == 1 and "Traceback" not in err, err
+    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+    assert result["status"] == "error" and result["steps"] == steps
+    assert result["error"].startswith("ModelError: model endpoint http://127.0.0.1:")
+    assert "\n" not in result["error"]
+
+
+def assert_finished(code: int, err: str, run_dir, shape: str) -> None:
+    assert code == 0 and "Traceback" not in err, err
+    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+    assert result["status"] == "done" and result["answer"] == answer_read(shape)
+
+
+@pytest.fixture(scope="module")
+def killed_after_one_step(tmp_path_factory, pages_url):
+    """A run folder as SIGKILL leaves it after step 1 (no result.json), to resume.
+    Scripted model replies: a scroll, then an HTTP 400 that ends the run."""
+    run_dir = tmp_path_factory.mktemp("killed") / "run"
+    script = [ok(act("scroll first", "scroll(0, 100)")), error(400, "scripted end")]
+    with fake_endpoint(script) as ep, pytest.raises(SystemExit) as end:
+        main(run_args(f"{pages_url}/agent/login.html", ep.url, run_dir))
+    assert end.value.code == 1 and len(read_steps(run_dir)) == 1
+    (run_dir / "result.json").unlink()
+    return run_dir
+
+
+@pytest.mark.parametrize("shape", MODEL_ERRORS)
+def test_a_reply_with_no_usable_body_ends_the_run_as_a_model_error(tmp_path, capsys,
+                                                                 pages_url, shape):
+    run_dir = tmp_path / "run"
+    with fake_endpoint([hostile_stop(shape)]) as ep:
+        code, _, err = run_main(capsys, *run_args(f"{pages_url}/agent/login.html", ep.url,
+                                                  run_dir))
+    assert_model_error(code, err, run_dir, steps=0)
+
+
+@pytest.mark.parametrize("shape", HANDLED)
+def test_a_reply_in_an_unusual_but_readable_shape_finishes_the_run(tmp_path, capsys,
+                                                                  pages_url, shape):
+    run_dir = tmp_path / "run"
+    with fake_endpoint([hostile_stop(shape)]) as ep:
+        code, _, err = run_main(capsys, *run_args(f"{pages_url}/agent/login.html", ep.url,
+                                                  run_dir))
+    assert_finished(code, err, run_dir, shape)
+    (run_dir / "steps.jsonl").read_text(encoding="utf-8")  # strict UTF-8
+
+
+@pytest.mark.parametrize("shape", MODEL_ERRORS + HANDLED)
+def test_resume_meets_the_same_reply_without_a_traceback(tmp_path, capsys,
+                                                         killed_after_one_step, shape):
+    run_dir = tmp_path / "run"
+    shutil.copytree(killed_after_one_step, run_dir)
+    with fake_endpoint([hostile_stop(shape)]) as ep:
+        code, _, err = run_main(capsys, "resume", str(run_dir), "--base-url", ep.url)
+    if shape in MODEL_ERRORS:
+        assert_model_error(code, err, run_dir, steps=1)
+    else:
+        assert_finished(code, err, run_dir, shape)
