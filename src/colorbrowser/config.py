@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -32,6 +33,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+def check_base_url(url: str) -> None:
+    """Raise ValueError unless ``url`` is an http(s) address with a host and valid port."""
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(f"{url!r} is not a URL: it contains spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"{url!r} is not an http:// or https:// URL")
+    if not parts.hostname:
+        raise ValueError(f"{url!r} has no host name")
+
+
 class ModelSettings(_Strict):
     """One model endpoint. With no base_url the offline default server is used."""
 
@@ -49,6 +65,14 @@ class ModelSettings(_Strict):
     # How to constrain output: grammar (llama.cpp), json_schema, none, or auto
     # (grammar for the offline server, none elsewhere).
     constrain: Literal["auto", "grammar", "json_schema", "none"] = "auto"
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url_is_a_web_address(cls, value: str | None) -> str | None:
+        """A malformed address is the user's to fix, said here before a client chokes."""
+        if value:
+            check_base_url(value)
+        return value
 
     @property
     def is_offline_default(self) -> bool:

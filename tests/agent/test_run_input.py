@@ -80,3 +80,36 @@ def test_the_api_key_never_reaches_the_terminal_or_the_run_folder(tmp_path, monk
     for path in out.rglob("*"):
         if path.is_file():
             assert key.encode() not in path.read_bytes(), path
+
+
+def one_error_line(capsys, argv: list[str]) -> str:
+    """Run the CLI in this process; it must exit 2 with one `error:` line and no traceback."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("url", ["::::", "http://[::1"])
+@pytest.mark.parametrize("source", ["flag", "COLORBROWSER_BASE_URL", "OPENAI_BASE_URL",
+                                    "config file"])
+def test_a_malformed_base_url_is_one_error_line_naming_where_it_came_from(
+        tmp_path, monkeypatch, capsys, url, source):
+    argv = ["run", "x", "--url", "http://127.0.0.1:9/", "--out", str(tmp_path / "run")]
+    if source == "flag":
+        argv += ["--base-url", url]
+        named = "command line: model.base_url"
+    elif source == "config file":
+        config = tmp_path / "config.toml"
+        config.write_text(f"[model]\nbase_url = {json.dumps(url)}\n")
+        argv += ["--config", str(config)]
+        named = f"config file {config}: model.base_url"
+    else:
+        monkeypatch.setenv(source, url)
+        named = f"environment variable {source}: model.base_url"
+    line = one_error_line(capsys, argv)
+    assert line.startswith(f"error: {named}: ") and url in line
+    assert not (tmp_path / "run").exists()

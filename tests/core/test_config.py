@@ -1,5 +1,7 @@
 """Settings come from defaults, a TOML file, env vars and flags; mistakes are one line."""
 
+import json
+
 import pytest
 
 from colorbrowser.config import load_settings
@@ -78,3 +80,33 @@ def test_a_bad_file_value_still_names_the_file(tmp_path):
     cfg.write_text("[agent]\nmax_steps = 0\n")
     with pytest.raises(ConfigError, match=r"^config file .*c\.toml: agent\.max_steps"):
         load_settings(cfg, {("agent", "memory"): "full"}, environ={"COLORBROWSER_MODEL": "m"})
+
+
+
+@pytest.mark.parametrize("url", ["::::", "http://[::1", "localhost:8000", "http://",
+                                 "http:///v1", "http://h:99999/v1", "http://h o/v1",
+                                 "ftp://h/v1", "http://h/v1\n"])
+def test_a_malformed_base_url_is_one_line_naming_where_it_came_from(tmp_path, url):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f"[summarizer_model]\nbase_url = {json.dumps(url)}\n")
+    no_file = {"XDG_CONFIG_HOME": str(tmp_path)}
+    for path, overrides, environ, source in [
+        (None, None, {**no_file, "COLORBROWSER_BASE_URL": url},
+         "environment variable COLORBROWSER_BASE_URL: model.base_url: "),
+        (None, None, {**no_file, "OPENAI_BASE_URL": url},
+         "environment variable OPENAI_BASE_URL: model.base_url: "),
+        (None, {("model", "base_url"): url}, no_file, "command line: model.base_url: "),
+        (cfg, None, {}, f"config file {cfg}: summarizer_model.base_url: "),
+    ]:
+        with pytest.raises(ConfigError) as err:
+            load_settings(path, overrides, environ=environ)
+        message = str(err.value)
+        assert message.startswith(source) and "\n" not in message, message
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/v1", "https://api.openai.com/v1",
+                                 "http://[::1]:8080/v1", "http://user:pw@host/v1", ""])
+def test_a_well_formed_base_url_is_taken_as_it_is(tmp_path, url):
+    settings = load_settings(None, {("model", "base_url"): url},
+                             environ={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert settings.model.base_url == url
