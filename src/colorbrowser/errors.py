@@ -7,6 +7,9 @@ exits non-zero, never as a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class ColorBrowserError(Exception):
     """Base of every error this package raises on purpose."""
@@ -18,6 +21,19 @@ class UserError(ColorBrowserError):
 
 class ConfigError(UserError):
     pass
+
+
+@contextmanager
+def writing_where_told(what: str, path: object) -> Iterator[None]:
+    """Creating or writing a place the person named (``--out``): a read-only place or a
+    path through a file is theirs to fix, so an OSError becomes one UserError line."""
+    try:
+        yield
+    except OSError as exc:
+        reason = ("part of the path is a file, not a folder"
+                  if isinstance(exc, FileExistsError | NotADirectoryError)
+                  else exc.strerror or str(exc))
+        raise UserError(f"cannot write {what} {path}: {reason}") from None
 
 
 class ModelError(ColorBrowserError):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from colorbrowser.bench.suites import webarena_test_file
-from tests.bench.runner_helpers import run_main
+from tests.bench.runner_helpers import run_main, write
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], str]:
@@ -148,3 +148,17 @@ def test_unknown_file_type_is_refused(capsys, tmp_path):
     path.write_text("x")
     code, _, err = run(capsys, "eval", str(path), "--list")
     assert code == 2 and "unknown task file type" in err
+
+
+@pytest.mark.parametrize("place", [
+    lambda tmp: "/proc/colorbrowser-study",  # a place that refuses new folders
+    lambda tmp: "/proc/no-such-dir/study",
+    lambda tmp: str(write(tmp / "a-file", "x")) + "/study",
+], ids=["proc", "under-proc", "under-a-file"])
+def test_a_study_folder_that_cannot_be_created_is_one_error_line(capsys, tmp_path, place):
+    replay = write(tmp_path / "replay.yaml", "click-button:\n  0: [\"click('1')\"]\n")
+    out = place(tmp_path)
+    code, lines, err = run(capsys, "eval", "miniwob:click-button", "--replay", str(replay),
+                           "--out", out)
+    assert code == 2 and lines == []
+    assert err.count("\n") == 1 and err.startswith(f"error: cannot write the study folder {out}:")

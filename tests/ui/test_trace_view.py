@@ -211,3 +211,17 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, make, extra, message
     assert code == 2
     assert err.count("\n") == 1 and err.startswith(message.format(p=tmp_path)), err
     assert out == ""
+
+
+@pytest.mark.parametrize("place", [
+    lambda tmp: "/proc/colorbrowser-trace.html",  # a place that refuses new files
+    lambda tmp: "/proc/no-such-dir/trace.html",
+    lambda tmp: str(write(tmp / "a-file", "x")) + "/trace.html",
+], ids=["proc", "under-proc", "under-a-file"])
+def test_a_page_that_cannot_be_written_is_one_error_line(capsys, tmp_path, place):
+    run_dir = tmp_path / "run"
+    Trajectory(run_dir).append_step(step(1))
+    out = place(tmp_path)
+    code, printed, err = run(capsys, "view", str(run_dir), "--out", out)
+    assert code == 2 and printed == ""
+    assert err.count("\n") == 1 and err.startswith(f"error: cannot write the page {out}:"), err

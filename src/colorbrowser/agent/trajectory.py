@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from colorbrowser.errors import UserError
+from colorbrowser.errors import UserError, writing_where_told
 from colorbrowser.utf8 import json_text
 
 MASK = "***"
@@ -84,11 +84,9 @@ def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
     import fcntl
 
     run_dir = Path(run_dir)
-    try:
+    with writing_where_told("the run folder", run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
         fh = open(run_dir / ".lock", "a")  # noqa: SIM115 - held open until the stack closes
-    except OSError as exc:
-        raise UserError(f"cannot write the run folder {run_dir}: {exc.strerror}") from None
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

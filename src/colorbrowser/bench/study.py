@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from colorbrowser.agent.trajectory import Redactor, slugify, write_json_atomic
 from colorbrowser.bench.records import RESULTS, STUDY, EpisodeRecord, latest, read_records
 from colorbrowser.config import Settings
-from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.errors import ConfigError, UserError, writing_where_told
 from colorbrowser.utf8 import json_text
 
 MATRIX_SECTIONS = ("agent", "hitl", "browser", "model")
@@ -195,7 +195,8 @@ class StudyDir:
         if suite not in suites:
             suites.append(suite)
         meta.setdefault("commands", []).append(command)
-        write_json_atomic(self.path / STUDY, self.redactor.obj(meta))
+        with writing_where_told("the study folder", self.path):
+            write_json_atomic(self.path / STUDY, self.redactor.obj(meta))
 
     def records(self) -> list[EpisodeRecord]:
         return read_records(self.results_path)

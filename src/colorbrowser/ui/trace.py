@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from colorbrowser.bench.records import EpisodeRecord
+from colorbrowser.errors import writing_where_told
 from colorbrowser.ui.images import data_uri, inside
 
 TRACE = "trace.html"
@@ -225,8 +226,10 @@ def write_trace(run_dir: Path, out: Path | None = None,
                 record: EpisodeRecord | None = None) -> Path:
     """Write the page (default ``RUN_DIR/trace.html``) and return where it went."""
     out = Path(out) if out is not None else Path(run_dir) / TRACE
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_trace(load_trace(run_dir, record)), encoding="utf-8")
+    page = render_trace(load_trace(run_dir, record))
+    with writing_where_told("the page", out):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(page, encoding="utf-8")
     return out
 
 
