@@ -303,7 +303,10 @@ def load_settings(
 ) -> Settings:
     """Build settings; raise ConfigError with one readable line when anything is off."""
     env = os.environ if environ is None else environ
-    explicit = path is not None
+    # A file the person named must exist; only the default place may be empty.
+    named_by = ("" if path is not None else
+                "environment variable COLORBROWSER_CONFIG: " if env.get("COLORBROWSER_CONFIG")
+                else None)
     cfg_path = Path(path) if path is not None else default_config_path(env)
     data: dict[str, Any] = {}
     if cfg_path.exists():
@@ -313,8 +316,8 @@ def load_settings(
             raise ConfigError(f"config file {cfg_path} is not valid TOML: {exc}") from None
         except OSError as exc:
             raise ConfigError(f"cannot read config file {cfg_path}: {exc.strerror}") from None
-    elif explicit:
-        raise ConfigError(f"config file {cfg_path} does not exist")
+    elif named_by is not None:
+        raise ConfigError(f"{named_by}config file {cfg_path} does not exist")
     # Where each value came from, so an error names the file, variable or flag to fix.
     default = f"config file {cfg_path}" if data else "settings"
     origins: dict[tuple[str, ...], str] = {}

@@ -113,3 +113,15 @@ def test_a_malformed_base_url_is_one_error_line_naming_where_it_came_from(
     line = one_error_line(capsys, argv)
     assert line.startswith(f"error: {named}: ") and url in line
     assert not (tmp_path / "run").exists()
+
+
+def test_a_missing_config_file_is_one_error_line_from_the_flag_or_the_variable(
+        tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "missing.toml"
+    argv = ["run", "x", "--url", "http://127.0.0.1:9/", "--out", str(tmp_path / "run")]
+    line = one_error_line(capsys, [*argv, "--config", str(missing)])
+    assert line == f"error: config file {missing} does not exist"
+    monkeypatch.setenv("COLORBROWSER_CONFIG", str(missing))
+    line = one_error_line(capsys, argv)
+    assert line == (f"error: environment variable COLORBROWSER_CONFIG: config file {missing} "
+                    "does not exist")

@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-               COLORBROWSER_CONFIG=os.devnull + ".missing.toml")
+               COLORBROWSER_CONFIG=os.devnull)  # an empty config, whatever the user has
     return subprocess.run(
         [sys.executable, "-c", "from colorbrowser.cli import main; main()", *args],
         capture_output=True, text=True, timeout=120, env=env,

@@ -110,3 +110,17 @@ def test_a_well_formed_base_url_is_taken_as_it_is(tmp_path, url):
     settings = load_settings(None, {("model", "base_url"): url},
                              environ={"XDG_CONFIG_HOME": str(tmp_path)})
     assert settings.model.base_url == url
+
+
+def test_a_missing_file_named_by_colorbrowser_config_is_an_error_naming_the_variable(
+        tmp_path):
+    missing = tmp_path / "nope.toml"
+    with pytest.raises(ConfigError) as err:
+        load_settings(None, environ={"COLORBROWSER_CONFIG": str(missing)})
+    assert str(err.value) == (f"environment variable COLORBROWSER_CONFIG: config file "
+                              f"{missing} does not exist")
+
+
+def test_an_empty_colorbrowser_config_means_the_default_place(tmp_path):
+    env = {"COLORBROWSER_CONFIG": "", "XDG_CONFIG_HOME": str(tmp_path)}
+    assert load_settings(None, environ=env).agent.max_steps == 30
