@@ -57,6 +57,10 @@ class StartPageFailed(BrowserError):
     browser itself is fine, so an episode can begin elsewhere and try again."""
 
 
+class BrowserUnavailable(BrowserError, UserError):
+    """The configured browser (CHROMIUM_PATH, settings) is missing or is not a browser."""
+
+
 class EpisodeEnd(ColorBrowserError):
     """Raised inside the loop to end an episode; ``reason`` goes to the trajectory."""
 

@@ -125,3 +125,36 @@ def test_a_missing_config_file_is_one_error_line_from_the_flag_or_the_variable(
     line = one_error_line(capsys, argv)
     assert line == (f"error: environment variable COLORBROWSER_CONFIG: config file {missing} "
                     "does not exist")
+
+
+@pytest.mark.parametrize("make", [
+    lambda tmp: tmp / "no-such-chromium",
+    lambda tmp: tmp,
+    lambda tmp: "/etc/passwd",
+], ids=["missing", "folder", "not-executable"])
+def test_a_chromium_path_that_is_not_there_is_one_error_line_before_anything_starts(
+        tmp_path, monkeypatch, capsys, make):
+    path = make(tmp_path)
+    monkeypatch.setenv("CHROMIUM_PATH", str(path))
+    out = tmp_path / "run"
+    line = one_error_line(capsys, ["run", "x", "--url", "http://127.0.0.1:9/", "--base-url",
+                                   "http://127.0.0.1:9/v1", "--model", "m", "--knowledge",
+                                   "off", "--out", str(out)])
+    assert str(path) in line and "CHROMIUM_PATH" in line
+    assert not out.exists()
+
+
+def test_a_chromium_path_that_is_not_a_browser_ends_the_run_as_the_users_mistake(
+        tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CHROMIUM_PATH", "/bin/true")
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "x", "--url", "http://127.0.0.1:9/", "--base-url",
+              "http://127.0.0.1:9/v1", "--model", "m", "--knowledge", "off", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("error: cannot launch Chromium (/bin/true): ")
+    assert "CHROMIUM_PATH" in last
+    assert "run folder" not in err  # no run summary
+    assert json.loads((out / "result.json").read_text())["status"] == "error"

@@ -11,7 +11,7 @@ from colorbrowser.browser import launch
 from colorbrowser.browser.launch import find_chromium, launch_options
 from colorbrowser.browser.session import BrowserSession
 from colorbrowser.config import BrowserSettings
-from colorbrowser.errors import BrowserError
+from colorbrowser.errors import BrowserError, BrowserUnavailable, UserError
 
 
 def _exe(path: Path) -> Path:
@@ -102,3 +102,36 @@ def test_two_sessions_in_one_thread_share_the_driver(shared_env, pages_url):
     assert shared_env.observe().title == "Page one"  # the first one still works
     state = shared_env.session.storage_state()
     assert set(state) == {"cookies", "origins"}
+
+
+@pytest.mark.parametrize("make", [
+    lambda tmp: tmp / "nope",
+    lambda tmp: tmp,  # a folder
+    lambda tmp: (tmp / "notes.txt", (tmp / "notes.txt").write_text("x"))[0],  # not executable
+], ids=["missing", "folder", "not-executable"])
+def test_a_configured_browser_that_is_not_there_is_the_users_mistake(no_system, make):
+    path = make(no_system)
+    with pytest.raises(BrowserUnavailable) as info:
+        find_chromium(BrowserSettings(), environ={"CHROMIUM_PATH": str(path)})
+    assert isinstance(info.value, UserError)
+    assert f"{path}" in str(info.value) and "(from CHROMIUM_PATH)" in str(info.value)
+
+
+def test_a_configured_executable_that_is_not_a_browser_is_the_users_mistake(tmp_path):
+    session = BrowserSession(BrowserSettings(executable="/bin/true"))
+    with pytest.raises(BrowserUnavailable) as info:
+        session.start()
+    message = str(info.value)
+    assert message.startswith("cannot launch Chromium (/bin/true): ")
+    assert "not a browser" in message and "\n" not in message
+
+
+def test_a_chromium_that_fails_to_launch_is_a_browser_failure_not_a_mistake(tmp_path):
+    # It answers --version like Chromium, then dies: the browser failed, not the user.
+    broken = tmp_path / "chromium"
+    broken.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "Chromium 120.0.6099.224" '
+                      "&& exit 0\nexit 1\n")
+    broken.chmod(0o755)
+    with pytest.raises(BrowserError) as info:
+        BrowserSession(BrowserSettings(executable=str(broken))).start()
+    assert not isinstance(info.value, UserError)

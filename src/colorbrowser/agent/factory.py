@@ -45,8 +45,12 @@ def open_model(settings: ModelSettings, stack: contextlib.ExitStack, cache: Path
 
 
 def open_browser(settings: Settings, stack: contextlib.ExitStack) -> Environment:
+    """The browser, started at its first use; a configured one that is not there is
+    refused now (BrowserUnavailable), before a run folder or a model is made."""
     from colorbrowser.browser.env import BrowserEnv
+    from colorbrowser.browser.launch import find_chromium
 
+    find_chromium(settings.browser)
     env = BrowserEnv(settings.browser)
     stack.callback(env.close)
     return env
@@ -136,11 +140,11 @@ def build_episode(
         from colorbrowser.knowledge.hook import open_knowledge
 
         kb = open_knowledge(settings, stack)
+    env = env or open_browser(settings, stack)
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
         lock_run_dir(run_dir, stack)
     knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
-    env = env or open_browser(settings, stack)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
     trajectory = None
     if run_dir is not None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,11 +22,13 @@ from typing import Any
 from playwright.sync_api import Playwright, sync_playwright
 
 from colorbrowser.config import BrowserSettings
-from colorbrowser.errors import BrowserError
+from colorbrowser.errors import BrowserUnavailable
 
 SYSTEM_WRAPPER = Path("/usr/bin/chromium")
 SYSTEM_REAL = Path("/usr/lib/chromium/chromium")
 OTHER_NAMES = ("chromium", "chromium-browser")
+# What --version prints for Chromium, Chrome (also for Testing), Edge, Brave, Opera, ...
+_BROWSER_NAMES = re.compile(r"chrom|edge|brave|opera|vivaldi|yandex", re.I)
 
 # No update checks or first-run pages: they would reach out to the network (refused
 # here) or open windows during an episode. Playwright adds its own automation flags;
@@ -41,18 +45,31 @@ def _executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-def find_chromium(settings: BrowserSettings, environ: dict[str, str] | None = None) -> str | None:
-    """Path of the Chromium to launch, or None to let Playwright use its own browsers."""
+def configured_chromium(settings: BrowserSettings,
+                        environ: Mapping[str, str] | None = None) -> tuple[Path, str] | None:
+    """The browser the person configured, and where (``CHROMIUM_PATH`` or settings)."""
     env = os.environ if environ is None else environ
     explicit = settings.executable or env.get("CHROMIUM_PATH")
-    if explicit:
-        path = Path(explicit).expanduser()
+    if not explicit:
+        return None
+    # load_settings copies CHROMIUM_PATH into settings.executable: name the variable.
+    source = ("settings" if settings.executable
+              and settings.executable != env.get("CHROMIUM_PATH") else "CHROMIUM_PATH")
+    return Path(explicit).expanduser(), source
+
+
+def find_chromium(settings: BrowserSettings,
+                  environ: Mapping[str, str] | None = None) -> str | None:
+    """Path of the Chromium to launch, or None to let Playwright use its own browsers."""
+    env = os.environ if environ is None else environ
+    configured = configured_chromium(settings, env)
+    if configured:
+        path, source = configured
         if not _executable(path):
-            # load_settings copies CHROMIUM_PATH into settings.executable: name the variable.
-            source = ("settings" if settings.executable
-                      and settings.executable != env.get("CHROMIUM_PATH") else "CHROMIUM_PATH")
-            raise BrowserError(f"Chromium not found at {path} (from {source}); "
-                               "fix the path or unset it")
+            what = ("a folder" if path.is_dir() else "not executable" if path.exists()
+                    else None)
+            found = f"{path} is {what}, not Chromium" if what else f"Chromium not found at {path}"
+            raise BrowserUnavailable(f"{found} (from {source}); fix the path or unset it")
         return str(path)
     if _executable(SYSTEM_WRAPPER):
         return str(SYSTEM_REAL if _executable(SYSTEM_REAL) else SYSTEM_WRAPPER)
@@ -63,8 +80,19 @@ def find_chromium(settings: BrowserSettings, environ: dict[str, str] | None = No
     return None
 
 
+def answers_like_a_browser(path: str) -> bool:
+    """Whether ``path --version`` names a Chromium-based browser; asked only after a
+    launch failed, to tell a broken browser from a path that never was one."""
+    try:
+        done = subprocess.run([path, "--version"], capture_output=True, text=True,
+                              errors="replace", timeout=15)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(_BROWSER_NAMES.search(done.stdout + done.stderr))
+
+
 def launch_options(settings: BrowserSettings,
-                   environ: dict[str, str] | None = None) -> dict[str, Any]:
+                   environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Keyword arguments for ``playwright.chromium.launch``."""
     from colorbrowser.browser.policy import NavigationPolicy
 

@@ -27,13 +27,15 @@ from playwright.sync_api import Error as PlaywrightError
 
 from colorbrowser.browser.launch import (
     acquire_driver,
+    answers_like_a_browser,
+    configured_chromium,
     launch_options,
     listener_script,
     release_driver,
 )
 from colorbrowser.browser.policy import NavigationPolicy
 from colorbrowser.config import BrowserSettings
-from colorbrowser.errors import BrowserError
+from colorbrowser.errors import BrowserError, BrowserUnavailable
 from colorbrowser.types import Tab
 
 
@@ -93,6 +95,11 @@ class BrowserSession:
             release_driver()
             self._pw = None
             where = options.get("executable_path", "Playwright's bundled Chromium")
+            configured = configured_chromium(self.settings)
+            if configured and not answers_like_a_browser(where):
+                raise BrowserUnavailable(
+                    f"cannot launch Chromium ({where}): it is not a browser (from "
+                    f"{configured[1]}); fix the path or unset it") from None
             hint = "" if "executable_path" in options else " (set CHROMIUM_PATH)"
             raise BrowserError(
                 f"cannot launch Chromium ({where}): {first_line(exc)}{hint}") from None
