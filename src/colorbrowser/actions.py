@@ -96,6 +96,7 @@ ACTIONS: dict[str, ActionSpec] = {
 _ALIASES = {alias: spec.name for spec in ACTIONS.values() for alias in spec.aliases}
 
 _TAGGED = re.compile(r"<action>(.*?)(?:</action>|$)", re.S | re.I)
+_THOUGHT = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)  # linear: no rescans
 _FENCED = re.compile(r"```(?:python|py)?\s*\n?(.*?)```", re.S)
 _CALL_LINE = re.compile(r"^\s*([a-z_]+)\s*\(.*\)\s*;?\s*$", re.S)
 
@@ -105,19 +106,44 @@ def spec_for(name: str) -> ActionSpec | None:
 
 
 def extract_action_text(reply: str) -> str:
-    """Find the action call in a model reply: a tagged block, a fenced block, or a bare line."""
-    for pattern in (_TAGGED, _FENCED):
-        found = pattern.findall(reply)
-        if found and found[-1].strip():
-            return found[-1].strip()
+    """Find the action call in a model reply: a tagged block, a fenced block, or a bare line.
+
+    A reply with two actions (two tagged blocks, or a tagged and a fenced one) is
+    refused rather than cut down to one: which of them the model meant is unknown.
+    Tags inside the <think> block are the model talking about the format, unless
+    there is no action outside it.
+    """
+    body = _THOUGHT.sub(" ", reply)
+    if not _tagged(body):  # the only action may be inside the thought
+        body = reply
+    tagged = _tagged(body)
+    fenced = [f for f in _FENCED.findall(_TAGGED.sub(" ", body)) if _is_call(f)]
+    if len(tagged) + (len(fenced) if tagged else 0) > 1:
+        count = len(tagged) + len(fenced)
+        raise ActionParseError(
+            f"the reply holds {count} actions; put exactly one call inside one "
+            "<action></action> block and leave the next action for the next step")
+    if tagged:
+        return tagged[0]
+    found = _FENCED.findall(reply)
+    if found and found[-1].strip():
+        return found[-1].strip()
     for line in reversed(reply.strip().splitlines()):
         candidate = line.strip().strip("`")
-        m = _CALL_LINE.match(candidate)
-        if m and spec_for(m.group(1)):
+        if _is_call(candidate):
             return candidate
     raise ActionParseError(
         "no action found: put exactly one call such as click('12') inside <action></action>"
     )
+
+
+def _tagged(text: str) -> list[str]:
+    return [t.strip() for t in _TAGGED.findall(text) if t.strip()]
+
+
+def _is_call(text: str) -> bool:
+    m = _CALL_LINE.match(text.strip())
+    return bool(m and spec_for(m.group(1)))
 
 
 def _literal(node: ast.expr, action: str) -> Any:

@@ -61,6 +61,17 @@ def test_a_format_error_is_re_asked_with_the_error_and_costs_no_step(browser_env
     assert step["format_errors"] and "no action found" in step["format_errors"][0]
 
 
+def test_a_reply_with_two_action_blocks_is_re_asked_not_run_in_part(browser_env, shop_url,
+                                                                   tmp_path):
+    replies = ["<think>both</think>\n<action>go_back()</action>\n<action>stop('x')</action>",
+               act("one at a time", "stop('done')")]
+    episode, model = make_episode(browser_env, replies, tmp_path, url=f"{shop_url}/index.html")
+    result = episode.run()
+    assert result.status == "done" and result.answer == "done" and result.steps == 1
+    assert "2 actions" in model.calls[1].messages[-1].content
+    assert "2 actions" in read_steps(tmp_path / "run")[0]["format_errors"][0]
+
+
 def test_format_errors_beyond_the_retry_limit_become_a_failed_step(browser_env, shop_url,
                                                                    tmp_path):
     replies = ["nothing", "still nothing", "again nothing", act("ok", "stop()")]

@@ -84,3 +84,31 @@ def test_an_escaped_lone_surrogate_in_an_argument_becomes_a_replacement_characte
     assert parse_action("fill('1', 'a\\ud800')").args == ["1", "a\ufffd"]
     assert parse_action("select_option('3', ('x\\udc00', 'y'))").args == ["3", ["x\ufffd", "y"]]
     assert parse_action("stop('\\ud83d\\ude00')").args == ["\U0001f600"]
+
+
+@pytest.mark.parametrize("reply", [
+    "<action>click('1')</action><action>click('2')</action>",
+    "<think>both</think>\n<action>click('1')</action>\n<action>stop('done')</action>",
+    "<action>click('1')</action> and then <action>stop('cut off",
+    "<action>click('1')</action>\n```python\nfill('2', 'x')\n```",
+    "```python\nfill('2', 'x')\n```\n<action>click('1')</action>",
+])
+def test_a_reply_with_two_actions_is_refused_not_cut_down_to_the_last(reply):
+    with pytest.raises(ActionParseError, match="2 actions; put exactly one call"):
+        extract_action_text(reply)
+
+
+@pytest.mark.parametrize(("reply", "action"), [
+    ("<think>the format is <action>click('9')</action></think>\n<action>click('1')</action>",
+     "click('1')"),
+    ("<think>go</think><action>fill('1', '<action>x')</action>", "fill('1', '<action>x')"),
+    ("<action>click('1')</action>\n```\nnot a call, just notes\n```", "click('1')"),
+    ("<action></action>\n<action>click('1')</action>", "click('1')"),
+])
+def test_action_tags_in_the_thought_or_in_an_argument_are_not_a_second_action(reply, action):
+    assert extract_action_text(reply) == action
+
+
+def test_an_action_written_only_inside_the_thought_is_still_found():
+    assert extract_action_text("<think>I will <action>click('4')</action></think>") == \
+        "click('4')"
