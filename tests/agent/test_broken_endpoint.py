@@ -22,18 +22,19 @@ def run_args(url: str, endpoint: str, out) -> list[str]:
             "--memory", "none", "--knowledge", "off", "--max-steps", "4", "--out", str(out)]
 
 
-def assert_model_error(code: int, err: str, run_dir, steps: int) -> None:
-    assert code == 1 and "Traceback" not in err, err
+def assert_recorded(shape: str, code: int, err: str, run_dir, steps_before: int) -> None:
+    """A body with no reply ends the run as a model error; a readable one finishes it."""
+    assert "Traceback" not in err, err
     result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
-    assert result["status"] == "error" and result["steps"] == steps
-    assert result["error"].startswith("ModelError: model endpoint http://127.0.0.1:")
-    assert "\n" not in result["error"]
-
-
-def assert_finished(code: int, err: str, run_dir, shape: str) -> None:
-    assert code == 0 and "Traceback" not in err, err
-    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
-    assert result["status"] == "done" and result["answer"] == answer_read(shape)
+    if shape in MODEL_ERRORS:
+        assert code == 1 and result["status"] == "error", err
+        assert result["steps"] == steps_before
+        assert result["error"].startswith("ModelError: model endpoint http://127.0.0.1:")
+        assert "\n" not in result["error"]
+    else:
+        assert code == 0 and result["status"] == "done", err
+        assert result["answer"] == answer_read(shape)
+        (run_dir / "steps.jsonl").read_text(encoding="utf-8")  # strict UTF-8
 
 
 @pytest.fixture(scope="module")
@@ -49,25 +50,13 @@ def killed_after_one_step(tmp_path_factory, pages_url):
     return run_dir
 
 
-@pytest.mark.parametrize("shape", MODEL_ERRORS)
-def test_a_reply_with_no_usable_body_ends_the_run_as_a_model_error(tmp_path, capsys,
-                                                                 pages_url, shape):
+@pytest.mark.parametrize("shape", MODEL_ERRORS + HANDLED)
+def test_run_meets_each_broken_reply_without_a_traceback(tmp_path, capsys, pages_url, shape):
     run_dir = tmp_path / "run"
     with fake_endpoint([hostile_stop(shape)]) as ep:
         code, _, err = run_main(capsys, *run_args(f"{pages_url}/agent/login.html", ep.url,
                                                   run_dir))
-    assert_model_error(code, err, run_dir, steps=0)
-
-
-@pytest.mark.parametrize("shape", HANDLED)
-def test_a_reply_in_an_unusual_but_readable_shape_finishes_the_run(tmp_path, capsys,
-                                                                  pages_url, shape):
-    run_dir = tmp_path / "run"
-    with fake_endpoint([hostile_stop(shape)]) as ep:
-        code, _, err = run_main(capsys, *run_args(f"{pages_url}/agent/login.html", ep.url,
-                                                  run_dir))
-    assert_finished(code, err, run_dir, shape)
-    (run_dir / "steps.jsonl").read_text(encoding="utf-8")  # strict UTF-8
+    assert_recorded(shape, code, err, run_dir, steps_before=0)
 
 
 @pytest.mark.parametrize("shape", MODEL_ERRORS + HANDLED)
@@ -77,7 +66,4 @@ def test_resume_meets_the_same_reply_without_a_traceback(tmp_path, capsys,
     shutil.copytree(killed_after_one_step, run_dir)
     with fake_endpoint([hostile_stop(shape)]) as ep:
         code, _, err = run_main(capsys, "resume", str(run_dir), "--base-url", ep.url)
-    if shape in MODEL_ERRORS:
-        assert_model_error(code, err, run_dir, steps=1)
-    else:
-        assert_finished(code, err, run_dir, shape)
+    assert_recorded(shape, code, err, run_dir, steps_before=1)

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from colorbrowser.bench.records import EpisodeRecord, read_records
 from colorbrowser.cli import main
 
@@ -114,3 +116,13 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, *fragments: str) ->
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
+
+
+def out_places_that_cannot_be_written(name: str) -> pytest.MarkDecorator:
+    """Parametrize ``place(tmp_path)`` with ``--out`` targets nobody can create, root
+    included: procfs refuses new entries, and no folder can be made under a file."""
+    return pytest.mark.parametrize("place", [
+        lambda tmp: f"/proc/colorbrowser-{name}",
+        lambda tmp: f"/proc/no-such-dir/{name}",
+        lambda tmp: f"{write(tmp / 'a-file', 'x')}/{name}",
+    ], ids=["proc", "under-proc", "under-a-file"])

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from colorbrowser.bench.suites import webarena_test_file
-from tests.bench.runner_helpers import run_main, write
+from tests.bench.runner_helpers import out_places_that_cannot_be_written, run_main, write
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], str]:
@@ -150,11 +150,7 @@ def test_unknown_file_type_is_refused(capsys, tmp_path):
     assert code == 2 and "unknown task file type" in err
 
 
-@pytest.mark.parametrize("place", [
-    lambda tmp: "/proc/colorbrowser-study",  # a place that refuses new folders
-    lambda tmp: "/proc/no-such-dir/study",
-    lambda tmp: str(write(tmp / "a-file", "x")) + "/study",
-], ids=["proc", "under-proc", "under-a-file"])
+@out_places_that_cannot_be_written("study")
 def test_a_study_folder_that_cannot_be_created_is_one_error_line(capsys, tmp_path, place):
     replay = write(tmp_path / "replay.yaml", "click-button:\n  0: [\"click('1')\"]\n")
     out = place(tmp_path)

@@ -16,7 +16,7 @@ from PIL import Image
 
 from colorbrowser.agent.trajectory import Redactor, Trajectory
 from colorbrowser.cli import main
-from tests.bench.runner_helpers import eval_cli, write
+from tests.bench.runner_helpers import eval_cli, out_places_that_cannot_be_written, write
 from tests.bench.runner_helpers import run_main as run
 
 PAYLOAD = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
@@ -213,11 +213,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, make, extra, message
     assert out == ""
 
 
-@pytest.mark.parametrize("place", [
-    lambda tmp: "/proc/colorbrowser-trace.html",  # a place that refuses new files
-    lambda tmp: "/proc/no-such-dir/trace.html",
-    lambda tmp: str(write(tmp / "a-file", "x")) + "/trace.html",
-], ids=["proc", "under-proc", "under-a-file"])
+@out_places_that_cannot_be_written("trace.html")
 def test_a_page_that_cannot_be_written_is_one_error_line(capsys, tmp_path, place):
     run_dir = tmp_path / "run"
     Trajectory(run_dir).append_step(step(1))
