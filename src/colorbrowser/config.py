@@ -33,19 +33,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+_USERINFO = re.compile(r"://[^/?#]*@")
+
+
 def check_base_url(url: str) -> None:
-    """Raise ValueError unless ``url`` is an http(s) address with a host and valid port."""
+    """Raise ValueError unless ``url`` is an http(s) address with a host and valid port.
+    The message repeats the address with any user:password part masked."""
+    shown = repr(_USERINFO.sub("://***@", url))
     if any(c.isspace() or not c.isprintable() for c in url):
-        raise ValueError(f"{url!r} is not a URL: it contains spaces or control characters")
+        raise ValueError(f"{shown} is not a URL: it contains spaces or control characters")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises on a port out of range
     except ValueError as exc:
-        raise ValueError(f"{url!r} is not a URL ({exc})") from None
+        raise ValueError(f"{shown} is not a URL ({exc})") from None
     if parts.scheme not in ("http", "https"):
-        raise ValueError(f"{url!r} is not an http:// or https:// URL")
+        raise ValueError(f"{shown} is not an http:// or https:// URL")
     if not parts.hostname:
-        raise ValueError(f"{url!r} has no host name")
+        raise ValueError(f"{shown} has no host name")
 
 
 class ModelSettings(_Strict):

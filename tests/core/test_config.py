@@ -124,3 +124,10 @@ def test_a_missing_file_named_by_colorbrowser_config_is_an_error_naming_the_vari
 def test_an_empty_colorbrowser_config_means_the_default_place(tmp_path):
     env = {"COLORBROWSER_CONFIG": "", "XDG_CONFIG_HOME": str(tmp_path)}
     assert load_settings(None, environ=env).agent.max_steps == 30
+
+
+def test_a_password_in_a_malformed_base_url_is_not_repeated_in_the_error(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        load_settings(None, {("model", "base_url"): "http://me:hunter22@[::1/v1"},
+                      environ={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert "hunter22" not in str(err.value) and "http://***@[::1/v1" in str(err.value)
