@@ -204,7 +204,7 @@ class StudyDir:
     def append(self, record: EpisodeRecord) -> None:
         """One line per attempt, flushed to disk before the next episode is reported."""
         self.path.mkdir(parents=True, exist_ok=True)
-        line = json_text(self.redactor.obj(record.model_dump(mode="json"))) + "\n"
+        line = json_text(self.redactor.obj(record.model_dump())) + "\n"
         with open(self.results_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
