@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "review": "colorbrowser.hitl.cli:review_command",
     "report": "colorbrowser.bench.report_cli:report_command",
     "view": "colorbrowser.ui.cli:view_command",
+    "arena": "colorbrowser.arena.cli:arena",
 }
 
 

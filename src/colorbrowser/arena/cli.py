@@ -1,0 +1,134 @@
+"""``colorbrowser arena install|build|up|status|reset|down [APPS]``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from colorbrowser.arena.apps import APPS, select
+from colorbrowser.arena.arena import Arena
+
+console = Console(stderr=True)
+instance_option = click.option("--instance", "-i", type=click.IntRange(0, 50), default=0,
+                               show_default=True, help="Which copy of the arena (shifts ports).")
+ports_option = click.option("--ports", default=None, metavar="APP=PORT,...",
+                            help="Base ports of some apps (before the instance shift).")
+apps_argument = click.argument("apps", nargs=-1, metavar=f"[{'|'.join(APPS)}]...")
+
+
+def _arena(instance: int, ports: str | None) -> Arena:
+    from colorbrowser.arena.ports import parse_ports
+
+    return Arena(instance, ports=parse_ports(ports, set(APPS)))
+
+
+@contextmanager
+def _progress(title: str) -> Iterator:
+    """A spinner naming the current stage; each finished stage is printed with its time."""
+    last: dict[str, tuple[str, float]] = {}
+    with console.status(title) as status:
+        def say(app: str, message: str) -> None:
+            now = time.monotonic()
+            if app in last:
+                done, since = last[app]
+                console.print(f"  [dim]{app}: {done} ({now - since:.1f} s)[/dim]")
+            last[app] = (message, now)
+            status.update(f"{app}: {message}")
+
+        yield say
+        for app, (done, since) in last.items():
+            console.print(f"  [dim]{app}: {done} ({time.monotonic() - since:.1f} s)[/dim]")
+
+
+@click.group("arena")
+def arena() -> None:
+    """A local arena of real web apps: shop, forum, trac, wiki, tracker."""
+
+
+@arena.command("install")
+@apps_argument
+def install_command(apps: tuple[str, ...]) -> None:
+    """Install the apps: a venv per pip app, Debian packages for the others."""
+    select(list(apps))
+    with _progress("installing") as say:
+        done = _arena(0, None).install(apps, say)
+    for name, did in done.items():
+        click.echo(f"{name}: {'installed' if did else 'already installed'}")
+
+
+@arena.command("build")
+@apps_argument
+def build_command(apps: tuple[str, ...]) -> None:
+    """Migrate, seed and snapshot the apps (deterministic: same content hash every time)."""
+    with _progress("building") as say:
+        metas = _arena(0, None).build(apps, say)
+    for name, meta in metas.items():
+        click.echo(f"{name}: built in {meta.build_seconds:.1f} s, content {meta.content_hash[:16]}")
+
+
+@arena.command("up")
+@apps_argument
+@instance_option
+@ports_option
+def up_command(apps: tuple[str, ...], instance: int, ports: str | None) -> None:
+    """Start the apps from their snapshots and print their addresses and logins."""
+    arena_ = _arena(instance, ports)
+    started = time.monotonic()
+    with _progress("starting") as say:
+        arena_.up(apps, say)
+    click.echo(f"arena instance {instance} up in {time.monotonic() - started:.1f} s")
+    for app in select(list(apps)):
+        logins = ", ".join(f"{a.username} / {a.password}" for a in arena_.accounts(app.name)[:4])
+        more = len(arena_.accounts(app.name)) - 4
+        click.echo(f"  {app.name:8} {arena_.base_url(app.name):24} {app.title}")
+        click.echo(f"  {'':8} logins: {logins}" + (f" (+{more} more)" if more > 0 else ""))
+
+
+@arena.command("reset")
+@apps_argument
+@instance_option
+@ports_option
+def reset_command(apps: tuple[str, ...], instance: int, ports: str | None) -> None:
+    """Restore the snapshot into the running apps (hot, without a restart)."""
+    timings = _arena(instance, ports).reset(apps)
+    for name, seconds in timings.items():
+        click.echo(f"{name}: reset in {seconds * 1000:.0f} ms")
+
+
+@arena.command("down")
+@apps_argument
+@instance_option
+def down_command(apps: tuple[str, ...], instance: int) -> None:
+    """Stop every server this instance started (whole process groups)."""
+    stopped = _arena(instance, None).down(apps)
+    click.echo(f"stopped: {', '.join(stopped)}" if stopped else "nothing was running")
+
+
+@arena.command("status")
+@apps_argument
+@instance_option
+@ports_option
+@click.option("--hash", "live_hash", is_flag=True, help="Also hash the live content.")
+def status_command(apps: tuple[str, ...], instance: int, ports: str | None,
+                   live_hash: bool) -> None:
+    """What is installed, built and running; the snapshot's content hash."""
+    arena_ = _arena(instance, ports)
+    table = Table(box=None)
+    for col in ("app", "installed", "snapshot", "running", "address"):
+        table.add_column(col, no_wrap=True)
+    if live_hash:
+        table.add_column("live hash")
+    for st in arena_.status(apps):
+        row = [st.app, "yes" if st.installed else "no",
+               f"content {st.built.content_hash[:12]}" if st.built else "not built",
+               f"pid {st.pgid}" if st.running else "no", st.url]
+        if live_hash:
+            same = st.built and arena_.layout.live(instance, st.app).exists()
+            row.append(arena_.content_hash(st.app)[:12] if same else "-")
+        table.add_row(*row)
+    Console(width=200).print(table)

@@ -1,0 +1,60 @@
+"""A real Trac arena for the tests: installed into a fresh cache folder (its own venv from
+PyPI), built once per session, served on high ports so a person's own arena on the
+default ports is never touched."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from colorbrowser.arena import Arena
+from colorbrowser.arena.ports import STRIDE, port_busy
+
+TEST_TRAC_PORT = 18103  # instance N serves on 18103 + N * STRIDE
+
+
+def free_base(start: int) -> int:
+    port = start
+    while port_busy(port) or port_busy(port + STRIDE):
+        port += 7
+    return port
+
+
+@pytest.fixture(scope="session")
+def arena_cache(tmp_path_factory) -> Path:
+    """The cache folder, with Trac installed and built (or COLORBROWSER_ARENA_TEST_CACHE)."""
+    preset = os.environ.get("COLORBROWSER_ARENA_TEST_CACHE")
+    cache = Path(preset) if preset else tmp_path_factory.mktemp("arena-cache")
+    arena = Arena(cache=cache)
+    arena.install(["trac"])
+    arena.build(["trac"])
+    return cache
+
+
+@pytest.fixture(scope="session")
+def trac_port() -> int:
+    return free_base(TEST_TRAC_PORT)
+
+
+@pytest.fixture
+def arena(arena_cache, trac_port):
+    """Instance 0 of the test arena; every server it started is stopped afterwards."""
+    arena = Arena(0, cache=arena_cache, ports={"trac": trac_port})
+    yield arena
+    arena.down()
+
+
+@pytest.fixture
+def trac(arena):
+    arena.up(["trac"])
+    return arena
+
+
+def cli(cache: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLORBROWSER_CACHE": str(cache)}
+    return subprocess.run([sys.executable, "-m", "colorbrowser", "arena", *args], env=env,
+                          capture_output=True, text=True, timeout=120)
