@@ -105,7 +105,7 @@ class Arena:
         account = self.account(app, username)
         self._require_built([get_app(app)])
         state = auth_file(self.layout.snap(app), username)
-        if not validate:
+        if not validate and state.exists():
             return state
         spec = get_app(app).login
         fresh = auth_file(self.layout.instance(self.instance) / "auth" / app, username)
@@ -162,7 +162,8 @@ class Arena:
                     say(app.name, "copy snapshot")
                     live = self.layout.live(self.instance, app.name)
                     copy_tree(self.layout.snap(app.name) / "data", live)
-                    serve = ServeContext(live, port_for(app.name, self.instance, self.ports),
+                    serve = ServeContext(live, self.layout.snap(app.name),
+                                         port_for(app.name, self.instance, self.ports),
                                          self._python(app), self.instance)
                     log = self.layout.log(self.instance, app.name)
                     pgid = start_group(app.server(serve), log)

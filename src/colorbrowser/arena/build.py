@@ -57,16 +57,17 @@ def build_app(app: App, layout: Layout, seed: int, say: Callable[[str], None]) -
     (stage / "data").mkdir(parents=True)
     (stage / "work").mkdir()
     python = layout.venv_python(app.name) if app.uses_venv else None
-    ctx = BuildContext(app=app.name, data=stage / "data", work=stage / "work", python=python,
+    ctx = BuildContext(app=app.name, snapshot=stage, data=stage / "data", work=stage / "work", python=python,
                        seed=seed, log=stage / "build.log", say=say)
     app.build(ctx)
     say("log in the seeded users")
-    serve = ServeContext(data=ctx.data, port=free_port(), python=python, instance=-1)
+    serve = ServeContext(data=ctx.data, snapshot=stage, port=free_port(), python=python,
+                         instance=-1)
     log = stage / "serve.log"
     pgid = start_group(app.server(serve), log)
     try:
         wait_http(serve.url + app.health_path, pgid, app.start_timeout, log)
-        for account in app.accounts(seed):
+        for account in app.login_accounts(seed):
             save_state(auth_file(stage, account.username), log_in(serve.url, app.login, account))
     finally:
         stop_group(pgid)

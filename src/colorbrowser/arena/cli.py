@@ -83,7 +83,9 @@ def up_command(apps: tuple[str, ...], instance: int, ports: str | None) -> None:
         arena_.up(apps, say)
     click.echo(f"arena instance {instance} up in {time.monotonic() - started:.1f} s")
     for app in select(list(apps)):
-        logins = ", ".join(f"{a.username} / {a.password}" for a in arena_.accounts(app.name)[:4])
+        field = app.login.login_with
+        logins = ", ".join(f"{getattr(a, field)} / {a.password} ({a.role})"
+                           for a in arena_.accounts(app.name)[:4])
         more = len(arena_.accounts(app.name)) - 4
         click.echo(f"  {app.name:8} {arena_.base_url(app.name):24} {app.title}")
         click.echo(f"  {'':8} logins: {logins}" + (f" (+{more} more)" if more > 0 else ""))

@@ -19,6 +19,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from colorbrowser.errors import ColorBrowserError
+
 
 def copy_tree(src: Path, dst: Path) -> None:
     """Replace ``dst`` with a copy of ``src`` (symlinks kept, times preserved)."""
@@ -87,7 +89,10 @@ def content_hash(db: Path, tables: Mapping[str, Sequence[str]]) -> str:
 
 
 def _columns(con: sqlite3.Connection, table: str) -> list[str]:
-    return [row[1] for row in con.execute(f'PRAGMA table_info("{table}")')]
+    cols = [row[1] for row in con.execute(f'PRAGMA table_info("{table}")')]
+    if not cols:
+        raise ColorBrowserError(f"content table {table!r} is missing from the database")
+    return cols
 
 
 def combine(hashes: Iterable[str]) -> str:

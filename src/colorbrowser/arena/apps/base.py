@@ -47,6 +47,7 @@ class BuildContext:
     """One build of one app, into ``data`` (the future snapshot's data folder)."""
 
     app: str
+    snapshot: Path  # the staging folder that becomes the snapshot (``data`` is inside)
     data: Path
     work: Path  # scratch space that is not kept
     python: Path | None  # the app venv's interpreter, for pip apps
@@ -67,7 +68,8 @@ class BuildContext:
 
 @dataclass(frozen=True)
 class ServeContext:
-    data: Path
+    data: Path  # the live copy (or, during a build, the staging data)
+    snapshot: Path  # the snapshot folder: read-only files shared by instances (static)
     port: int
     python: Path | None
     instance: int
@@ -94,6 +96,10 @@ class App(ABC):
     @abstractmethod
     def accounts(self, seed: int) -> list[Account]:
         """The seeded logins, computed from the seed alone (no build needed)."""
+
+    def login_accounts(self, seed: int) -> list[Account]:
+        """Accounts whose login state the build prepares; others are logged in on demand."""
+        return self.accounts(seed)
 
     @abstractmethod
     def build(self, ctx: BuildContext) -> None:
