@@ -57,8 +57,8 @@ def build_app(app: App, layout: Layout, seed: int, say: Callable[[str], None]) -
     (stage / "data").mkdir(parents=True)
     (stage / "work").mkdir()
     python = layout.venv_python(app.name) if app.uses_venv else None
-    ctx = BuildContext(app=app.name, snapshot=stage, data=stage / "data", work=stage / "work", python=python,
-                       seed=seed, log=stage / "build.log", say=say)
+    ctx = BuildContext(app=app.name, snapshot=stage, data=stage / "data", work=stage / "work",
+                       python=python, seed=seed, log=stage / "build.log", say=say)
     app.build(ctx)
     say("log in the seeded users")
     serve = ServeContext(data=ctx.data, snapshot=stage, port=free_port(), python=python,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena_django import DATA, PORT, common  # noqa: E402
+from arena_django import DATA, PORT, common
 
 globals().update(common("forum"))
 SECRET_KEY = "arena-forum-local-fixture-key-not-a-secret-0123456789"

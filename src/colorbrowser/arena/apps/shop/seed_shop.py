@@ -97,7 +97,7 @@ def seed_people(data):
 def seed_catalogue(data):
     partner = Partner.objects.create(name="OneStop Warehouse")
     classes, categories, products = {}, {}, {}
-    for i, item in enumerate(data["products"]):
+    for item in data["products"]:
         noun = item["noun"]
         if noun not in classes:
             classes[noun] = ProductClass.objects.create(name=noun, requires_shipping=True,

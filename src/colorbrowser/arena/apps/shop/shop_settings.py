@@ -6,9 +6,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena_django import DATA, common  # noqa: E402
-from oscar import INSTALLED_APPS as OSCAR_APPS  # noqa: E402
-from oscar.defaults import *  # noqa: E402,F403
+from arena_django import DATA, common
+from oscar import INSTALLED_APPS as OSCAR_APPS
+from oscar.defaults import *  # noqa: F403
 
 globals().update(common("shop"))
 SECRET_KEY = "arena-shop-local-fixture-key-not-a-secret-0123456789"
