@@ -8,6 +8,8 @@ cache); a reset restores both.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import ClassVar
 
 from colorbrowser.arena.apps.base import Account, App, BuildContext, LoginForm, ServeContext
@@ -19,6 +21,21 @@ MW = "/usr/share/mediawiki"
 EDITORS = (("Admin", "admin.Arena24", "sysop"), ("Emma", "emma.Arena24", "editor"),
            ("Jasper", "jasper.Arena24", "editor"), ("Odile", "odile.Arena24", "editor"),
            ("Silas", "silas.Arena24", "reader"))
+
+
+def pin_main_page(db: Path) -> None:
+    """The installer wrote a Main Page stamped with the build time: move that revision
+    before the imported one and make the imported text current, so builds match."""
+    with sqlite3.connect(db) as con:
+        page = con.execute("SELECT page_id FROM page WHERE page_namespace=0 AND "
+                           "page_title='Main_Page'").fetchone()[0]
+        con.execute("UPDATE revision SET rev_timestamp='20240101000000' WHERE rev_page=? "
+                    "AND rev_timestamp > '20250101000000'", (page,))
+        rev, size = con.execute("SELECT rev_id, rev_len FROM revision WHERE rev_page=? "
+                                "ORDER BY rev_timestamp DESC, rev_id DESC LIMIT 1",
+                                (page,)).fetchone()
+        con.execute("UPDATE page SET page_latest=?, page_len=? WHERE page_id=?",
+                    (rev, size, page))
 
 
 class WikiApp(App):
@@ -67,6 +84,7 @@ class WikiApp(App):
         dump = ctx.work / "pages.xml"
         dump.write_text(export_xml(pages(world(ctx.seed), ctx.seed)), "utf-8")
         self.php(ctx, "importDump.php", "--no-updates", str(dump), what="import articles")
+        pin_main_page(ctx.data / "arenawiki.sqlite")
         for name, password, _role in EDITORS[1:]:
             self.php(ctx, "createAndPromote.php", "--force", name, password,
                      what=f"user {name}")
