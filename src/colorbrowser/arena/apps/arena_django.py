@@ -15,6 +15,20 @@ STATIC_ROOT = os.environ.get("ARENA_STATIC", str(DATA.parent / "static"))
 PORT = os.environ.get("ARENA_PORT", "8000")
 
 
+# Django's usual stack, with whitenoise serving static files (DEBUG is off).
+MIDDLEWARE_HEAD = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+
 class ArenaPasswordHasher(PBKDF2PasswordHasher):
     """Fewer rounds than Django's default: seeded fixtures log in by the dozen at build
     time, and a local test arena guards no real secrets."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena_django import DATA, PORT, common
+from arena_django import DATA, MIDDLEWARE_HEAD, PORT, common
 
 globals().update(common("forum"))
 SECRET_KEY = "arena-forum-local-fixture-key-not-a-secret-0123456789"
@@ -25,15 +25,7 @@ INSTALLED_APPS = [
     "spirit.comment.poll", "djconfig", "haystack",
 ]
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    *MIDDLEWARE_HEAD,
     "spirit.user.middleware.TimezoneMiddleware",
     "spirit.user.middleware.LastIPMiddleware",
     "spirit.user.middleware.LastSeenMiddleware",

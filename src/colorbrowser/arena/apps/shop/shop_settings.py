@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena_django import DATA, common
+from arena_django import DATA, MIDDLEWARE_HEAD, common
 from oscar import INSTALLED_APPS as OSCAR_APPS
 from oscar.defaults import *  # noqa: F403
 
@@ -17,15 +17,7 @@ WSGI_APPLICATION = "shop_wsgi.application"
 SITE_ID = 1
 INSTALLED_APPS = [*OSCAR_APPS, "sorl.thumbnail"]
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    *MIDDLEWARE_HEAD,
     "oscar.apps.basket.middleware.BasketMiddleware",
     "django.contrib.flatpages.middleware.FlatpageFallbackMiddleware",
 ]
