@@ -121,7 +121,7 @@ class Reference:
 def setup_steps(name: str, corpus_url: str, miniwob_url: str | None) -> list[list[Any]]:
     if name in CORPUS:
         return [["goto", f"{corpus_url}/{CORPUS[name]}"]]
-    from colorbrowser.bench import miniwob
+    from colorbrowser.evaluation import miniwob
 
     return [["goto", f"{miniwob_url}/miniwob/{name}.html"], ["wait", miniwob._LOADED_JS],
             ["eval", miniwob._START_JS, {"seed": 0, "ms": miniwob.DEFAULT_EPISODE_MS}],
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     corpus = StaticServer(HERE / "corpus").start()
     miniwob_server = None
     if any(p in MINIWOB for p in args.pages):
-        from colorbrowser.bench.miniwob import html_dir
+        from colorbrowser.evaluation.miniwob import html_dir
 
         miniwob_server = StaticServer(html_dir()).start()
     results: list[PageResult] = []

@@ -1,6 +1,6 @@
 """The reference venv: BrowserGym's observation code on our Playwright version.
 
-Created once under the cache folder (``~/.cache/colorbrowser/bench-venv`` by default),
+Created once under the cache folder (``~/.cache/colorbrowser/evaluation-venv`` by default),
 separate from the project's environment: ``browsergym-core`` pins an old Playwright,
 but installed with ``--no-deps`` over the same Playwright we use it runs unchanged,
 so both sides of the benchmark drive the same browser through the same driver.

@@ -35,9 +35,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from colorbrowser.agent.factory import build_episode
-from colorbrowser.bench.miniwob import MiniWobSuite, MiniWobTask
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import Settings
+from colorbrowser.evaluation.miniwob import MiniWobSuite, MiniWobTask
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.testing import act
 from colorbrowser.types import ActionResult, Message, Observation

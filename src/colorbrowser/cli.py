@@ -18,14 +18,14 @@ from colorbrowser.safe_text import plain
 COMMANDS: dict[str, str] = {
     "run": "colorbrowser.agent.cli:run_command",
     "resume": "colorbrowser.agent.cli:resume_command",
-    "eval": "colorbrowser.bench.cli:eval_command",
+    "eval": "colorbrowser.evaluation.cli:eval_command",
     "tips": "colorbrowser.knowledge.cli:tips",
     "doctor": "colorbrowser.doctor:doctor_command",
     "demo": "colorbrowser.demo.cli:demo_command",
     "observe": "colorbrowser.browser.cli:observe_command",
     "adapt": "colorbrowser.hitl.cli:adapt_command",
     "review": "colorbrowser.hitl.cli:review_command",
-    "report": "colorbrowser.bench.report_cli:report_command",
+    "report": "colorbrowser.evaluation.report_cli:report_command",
     "view": "colorbrowser.ui.cli:view_command",
     "arena": "colorbrowser.arena.cli:arena",
 }

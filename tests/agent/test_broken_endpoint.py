@@ -12,7 +12,7 @@ import pytest
 from colorbrowser.agent.trajectory import read_steps
 from colorbrowser.cli import main
 from colorbrowser.testing import act
-from tests.bench.runner_helpers import run_main
+from tests.evaluation.runner_helpers import run_main
 from tests.llm.hostile_bodies import HANDLED, MODEL_ERRORS, answer_read, hostile_stop
 from tests.llm.llm_fake_server import error, fake_endpoint, ok
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import re
 
-from colorbrowser.bench.judge import Judge
 from colorbrowser.cli import main
 from colorbrowser.config import ModelSettings
+from colorbrowser.evaluation.judge import Judge
 from colorbrowser.llm.client import OpenAIChatModel
 from colorbrowser.llm.prompts import outside_fences
 from colorbrowser.testing import ScriptedEndpoint, act, user_text

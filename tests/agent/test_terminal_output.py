@@ -10,9 +10,9 @@ import io
 
 from rich.console import Console
 
-from colorbrowser.bench.coordinator import StudyProgress
-from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.cli import main
+from colorbrowser.evaluation.coordinator import StudyProgress
+from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.hitl.asking import HelpRequest
 from colorbrowser.hitl.terminal import TerminalAsker
 from colorbrowser.testing import ScriptedEndpoint, act

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from colorbrowser.bench.miniwob import MiniWobSuite
+from colorbrowser.evaluation.miniwob import MiniWobSuite
 from colorbrowser.hitl.adapt import run_task
 from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.testing import act

@@ -16,8 +16,8 @@ from PIL import Image
 
 from colorbrowser.agent.trajectory import Redactor, Trajectory
 from colorbrowser.cli import main
-from tests.bench.runner_helpers import eval_cli, out_places_that_cannot_be_written, write
-from tests.bench.runner_helpers import run_main as run
+from tests.evaluation.runner_helpers import eval_cli, out_places_that_cannot_be_written, write
+from tests.evaluation.runner_helpers import run_main as run
 
 PAYLOAD = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
 REPLAY = f"""\

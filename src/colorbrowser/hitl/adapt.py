@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.trajectory import slugify
-from colorbrowser.bench.episode import run_task_episode
-from colorbrowser.bench.task import Task, Validation
+from colorbrowser.evaluation.episode import run_task_episode
+from colorbrowser.evaluation.task import Task, Validation
 from colorbrowser.hitl.asking import HelpAnswer, HelpRequest, propose_scope
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.review_queue import QueueItem
@@ -90,7 +90,7 @@ def _final_screenshot(env: BrowserEnv, episode: Episode) -> str | None:
 
 def run_task(task: Task, settings: Settings, *, env: BrowserEnv, model: Model,
              kb: KnowledgeBase, run_dir: Path, hooks: list[Hook] | None = None) -> TaskOutcome:
-    """Run one task (see ``bench.episode``) and queue it for review when it failed."""
+    """Run one task (see ``evaluation.episode``) and queue it for review when it failed."""
     asker = QueueAsker(kb)
     run = run_task_episode(task, settings, env=env, model=model, run_dir=run_dir, kb=kb,
                            asker=asker, hooks=hooks or [], keep_episode=True)

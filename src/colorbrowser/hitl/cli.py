@@ -43,7 +43,7 @@ def adapt_command(suite, tasks, seed, kb_path, max_steps, critic_every, out_dir,
     """
     from colorbrowser.agent.cli import settings_from_flags
     from colorbrowser.agent.factory import open_browser, open_model
-    from colorbrowser.bench.suites import open_suite
+    from colorbrowser.evaluation.suites import open_suite
     from colorbrowser.hitl.adapt import run_task, task_run_dir
     from colorbrowser.knowledge.hook import open_knowledge
 

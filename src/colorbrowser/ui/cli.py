@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from colorbrowser.bench.records import RESULTS, STUDY, EpisodeRecord, read_records
 from colorbrowser.errors import UserError
+from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, read_records
 from colorbrowser.ui.images import inside
 from colorbrowser.ui.trace import write_trace
 

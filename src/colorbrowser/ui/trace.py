@@ -17,8 +17,8 @@ from typing import Any
 
 import jinja2
 
-from colorbrowser.bench.records import EpisodeRecord
 from colorbrowser.errors import writing_where_told
+from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.ui.images import data_uri, inside
 
 TRACE = "trace.html"

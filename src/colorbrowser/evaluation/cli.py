@@ -1,0 +1,207 @@
+"""``colorbrowser eval SUITE``: list a suite's tasks, or run a study of them."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+
+from colorbrowser.agent.cli import model_options
+from colorbrowser.agent.trajectory import slugify
+from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.evaluation.suites import open_suite
+from colorbrowser.evaluation.task import TaskEntry
+from colorbrowser.hitl.flags import knowledge_options
+from colorbrowser.safe_text import escape
+
+SUMMARY_WIDTH = 70
+
+
+def format_entries(entries: list[TaskEntry]) -> list[str]:
+    """One aligned line per task, then ``tasks: N, runnable: R, unsupported: U``."""
+    id_width = min(max((len(e.id) for e in entries), default=0), 40)
+    site_width = min(max((len(e.site) for e in entries), default=0), 24)
+    lines = []
+    for e in entries:
+        status = e.status + (" (judge)" if e.runnable and e.needs_judge else "")
+        summary = " ".join(e.summary.split())
+        if len(summary) > SUMMARY_WIDTH:
+            summary = summary[: SUMMARY_WIDTH - 1] + "…"
+        lines.append(f"{e.id:<{id_width}}  {e.site:<{site_width}}  {summary}  [{status}]"
+                     .rstrip())
+    runnable = sum(e.runnable for e in entries)
+    judged = sum(e.runnable and e.needs_judge for e in entries)
+    if judged:
+        lines.append(f"{judged} runnable task(s) need a judge model (fuzzy_match)")
+    lines.append(f"tasks: {len(entries)}, runnable: {runnable}, "
+                 f"unsupported: {len(entries) - runnable}")
+    return lines
+
+
+MODEL_SECTIONS = ("model", "summarizer_model")
+
+
+def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
+    """An agent configuration file (TOML, the sections of config.toml) as overrides that
+    sit above the config file and environment and below the command's own flags.
+
+    ``api_key_env = "VAR"`` in a model section names the variable holding the key for
+    the endpoint that section sets (see ``study_endpoint_keys``)."""
+    if path is None:
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read agent config {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"agent config {path} is not valid TOML: {exc}") from None
+    out: dict[tuple[str, ...], Any] = {}
+    for section, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
+        for key, value in table.items():
+            if key == "api_key_env" and section in MODEL_SECTIONS:
+                out[(section, "api_key")] = _named_key(path, section, value)
+            else:
+                out[(section, key)] = value
+    return out
+
+
+def _named_key(path: Path, section: str, name: object) -> str:
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"agent config {path}: {section}.api_key_env must name a variable")
+    if not os.environ.get(name):
+        raise ConfigError(f"agent config {path}: {section}.api_key_env names {name}, "
+                          "which is not set")
+    return os.environ[name]
+
+
+def study_endpoint_keys(path: Path | None, file: dict[tuple[str, ...], Any],
+                        base_url_flag: str | None, api_key_env_flag: str | None,
+                        ) -> tuple[dict[tuple[str, ...], Any], list[str]]:
+    """Keys for the endpoints an agent config file chose, and a note for each withheld.
+
+    The file may come from someone else, so a base_url it sets gets only the key it
+    names itself: never OPENAI_API_KEY, COLORBROWSER_API_KEY or ``--api-key-env``,
+    which the user set up for endpoints of their own choosing."""
+    forced: dict[tuple[str, ...], Any] = {}
+    notes = []
+    for section in MODEL_SECTIONS:
+        if (section, "base_url") not in file or (section, "api_key") in file:
+            continue
+        if section == "model" and base_url_flag:
+            continue  # --base-url is the user's choice, and wins over the file
+        if section == "model" and api_key_env_flag:
+            raise ConfigError(
+                f"agent config {path} sets [model] base_url, and --api-key-env keys go only "
+                "to endpoints you set yourself: pass --base-url too, or name the key in the "
+                'file with api_key_env = "VAR"')
+        forced[(section, "api_key")] = ""
+        notes.append(f"[{section}] base_url of {path} gets no API key (name one there with "
+                     'api_key_env = "VAR")')
+    return forced, notes
+
+
+def matrix_items(matrix: tuple[str, ...], cells: tuple[str, ...]) -> tuple[str, ...]:
+    """``--matrix memory=full,summary knowledge=off,on``: the cells after the first one
+    arrive as extra arguments; anything else there is a mistake."""
+    if cells and not matrix:
+        raise UserError(f"unexpected argument {cells[0]!r} (only --matrix takes KEY=VALUES)")
+    for cell in cells:
+        if "=" not in cell or cell.startswith("-"):
+            raise UserError(f"unexpected argument {cell!r}")
+    return (*matrix, *cells)
+
+
+def default_study_dir(suite: str) -> Path:
+    """Deterministic, so running the same command again resumes the same study."""
+    return Path("studies") / slugify(Path(suite).stem if suite.endswith(
+        (".json", ".yaml", ".yml")) else suite.replace(":", "-"), limit=60)
+
+
+@click.command("eval")
+@click.argument("suite")
+@click.argument("cells", nargs=-1, metavar="")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the tasks and whether each can run here; run nothing.")
+@click.option("--tasks", "tasks", metavar="PATTERNS",
+              help="Comma list of task ids or globs (the suite prefix may be left out).")
+@click.option("--seeds", metavar="SEEDS",
+              help="Seeds of generated tasks (MiniWoB): 0,1,2 or 0-4 (default 0).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Parallel workers, each with its own browser.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="local worker processes, or Ray actors.")
+@click.option("--ray-address", default=None,
+              help="Ray cluster to join (default $RAY_ADDRESS, else a new local one).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Study folder (default studies/<suite>); the same command "
+                                 "run again resumes it.")
+@click.option("--agent-config", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Agent settings (TOML, like config.toml) for this study.")
+@click.option("--matrix", multiple=True, metavar="KEY=V1,V2 ...",
+              help="Ablation matrix: one variant per combination, e.g. "
+                   "--matrix memory=full,summary knowledge=off,on")
+@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Run the replay agent with the actions in this YAML file (no model).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=900, show_default=True,
+              help="Hard limit per episode in seconds; a hung episode is killed.")
+@click.option("--kill-grace", type=click.FloatRange(min=0), default=15, hidden=True,
+              help="Seconds past --timeout before the worker kills its browser.")
+@click.option("--hard-grace", type=click.FloatRange(min=0), default=45, hidden=True,
+              help="Seconds past that before the coordinator kills the worker.")
+@click.option("--retry-errors", is_flag=True,
+              help="Run again the episodes that errored (timeouts, crashes, ...).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step limit per episode.")
+@click.option("--memory", type=click.Choice(["summary", "full", "none"]), default=None)
+@knowledge_options
+@click.option("--headed", is_flag=True, help="Show the browser windows.")
+@model_options
+def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
+                 out_dir, agent_config, matrix, replay, timeout, kill_grace, hard_grace,
+                 retry_errors, max_steps, memory, knowledge, kb_path, headed, config_path,
+                 api_key_env, base_url, model_name):
+    """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, a WebArena .json
+    file or a .yaml task file. Results go to STUDY_DIR/results.jsonl as they finish."""
+    if list_only:
+        choice = open_suite(suite)
+        with choice.suite:
+            for line in format_entries(choice.select(tasks)):
+                click.echo(line)
+        return 0
+    from rich.console import Console
+
+    from colorbrowser.agent.cli import settings_from_flags
+    from colorbrowser.evaluation.coordinator import StudyOptions, run_study
+
+    items = matrix_items(matrix, cells)
+    flags = {
+        ("agent", "max_steps"): max_steps, ("agent", "memory"): memory,
+        ("agent", "knowledge"): knowledge, ("paths", "knowledge"): kb_path,
+        ("browser", "headless"): False if headed else None,
+    }
+    from_file = agent_config_overrides(agent_config)
+    keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env)
+    overrides = {**from_file, **{k: v for k, v in flags.items() if v is not None}, **keys}
+    settings = settings_from_flags(config_path, base_url, model_name, api_key_env, overrides)
+    console = Console(stderr=True)
+    for note in notes:
+        console.print(f"[yellow]note[/] {escape(note)}")
+    study_dir = out_dir or default_study_dir(suite)
+    options = StudyOptions(
+        suite=suite, study_dir=study_dir, tasks=tasks, seeds=seeds, workers=workers,
+        backend=backend, ray_address=ray_address, matrix=items, replay=replay,
+        timeout=timeout, kill_grace=kill_grace, hard_grace=hard_grace,
+        retry_errors=retry_errors, command=["colorbrowser", *sys.argv[1:]])
+    outcome = run_study(options, settings, console)
+    console.print(f"[bold]{escape(outcome.line())}[/]")
+    console.print(f"results: {escape(str(outcome.study_dir / 'results.jsonl'))}")
+    if any(r.errored for r in outcome.records):
+        console.print("errored episodes can be run again with --retry-errors")
+    console.print(f"next: colorbrowser report {escape(str(outcome.study_dir))}")
+    return 0
