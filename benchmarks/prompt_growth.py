@@ -25,7 +25,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode
 from colorbrowser.agent.memory import FullHistory
 from colorbrowser.agent.operator import Operator
@@ -34,6 +33,7 @@ from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import AgentSettings, BrowserSettings
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.llm.tokens import count_tokens, tokenizer_name
+from colorbrowser.protocols import Hook
 from colorbrowser.static_server import StaticServer
 from colorbrowser.testing import act
 

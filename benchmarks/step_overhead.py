@@ -34,11 +34,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from colorbrowser.agent.factory import build_episode
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import Settings
 from colorbrowser.evaluation.miniwob import MiniWobSuite, MiniWobTask
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.run.factory import build_episode
 from colorbrowser.testing import act
 from colorbrowser.types import ActionResult, Message, Observation
 
@@ -200,14 +200,14 @@ def main(argv: list[str] | None = None) -> int:
                     wall = time.perf_counter() - started
                     model_s = replies.model_s - before
                     overhead.append((wall - model_s) * 1000)
-                    timings = record["timings"]
+                    timings = record.timings
                     parts["observe"].append(timings["observe"] * 1000)
                     parts["execute"].append(timings["execute"] * 1000)
                     parts["other"].append(overhead[-1] - parts["observe"][-1]
                                           - parts["execute"][-1])
                     progress.advance(bar)
                     if os.environ.get("STEP_DEBUG"):
-                        console.print(record["action"], record["result"]["error"],
+                        console.print(record.action, record.result.error,
                                       f"{overhead[-1]:.0f}", timings)
                     if len(overhead) in (10, args.steps):
                         marks[len(overhead)] = memory()

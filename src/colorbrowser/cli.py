@@ -16,16 +16,16 @@ from colorbrowser.safe_text import plain
 
 # name -> "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
-    "run": "colorbrowser.agent.cli:run_command",
-    "resume": "colorbrowser.agent.cli:resume_command",
+    "run": "colorbrowser.run.cli:run_command",
+    "resume": "colorbrowser.run.cli:resume_command",
     "eval": "colorbrowser.evaluation.cli:eval_command",
     "tips": "colorbrowser.knowledge.cli:tips",
     "doctor": "colorbrowser.doctor:doctor_command",
     "demo": "colorbrowser.demo.cli:demo_command",
     "observe": "colorbrowser.browser.cli:observe_command",
-    "adapt": "colorbrowser.hitl.cli:adapt_command",
+    "adapt": "colorbrowser.evaluation.adapt:adapt_command",
     "review": "colorbrowser.hitl.cli:review_command",
-    "report": "colorbrowser.evaluation.report_cli:report_command",
+    "report": "colorbrowser.ui.report:report_command",
     "view": "colorbrowser.ui.cli:view_command",
     "arena": "colorbrowser.arena.cli:arena",
 }

@@ -44,7 +44,7 @@ class ModelUnavailable(ModelError, UserError):
     """The endpoint cannot be reached or refused the credentials."""
 
 
-class ActionParseError(ColorBrowserError):
+class ActionParseError(ColorBrowserError, ValueError):
     """The model wrote something that is not one valid action call."""
 
 

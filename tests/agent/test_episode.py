@@ -7,13 +7,13 @@ import json
 import pytest
 from PIL import Image
 
-from colorbrowser.agent.hooks import Hook
 from colorbrowser.agent.loop import Episode
 from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.trajectory import Trajectory, read_steps
 from colorbrowser.config import AgentSettings
 from colorbrowser.errors import ModelError
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.protocols import Hook
 from colorbrowser.testing import act, bid_in, prompt_text
 from colorbrowser.types import Usage
 

@@ -2,11 +2,10 @@
 
 import pytest
 
-from colorbrowser.agent.operator import Decision
 from colorbrowser.agent.shortcuts import ShortcutHook, file_source, shortcut_line
-from colorbrowser.agent.state import StepContext
 from colorbrowser.knowledge import make_tip
 from colorbrowser.knowledge.shortcuts import ShortcutError, fill_template, match_template
+from colorbrowser.steps import Decision, StepContext
 from colorbrowser.types import Action, Observation
 
 SEARCH_T = "http://127.0.0.1:8000/search.html?q={query}"
@@ -55,10 +54,10 @@ def test_hook_shows_only_this_sites_shortcuts_and_rewrites_goto():
     assert ctx.shortcuts == [shortcut_line(SEARCH), shortcut_line(USER)]
 
     goto = Action("goto", ["http://127.0.0.1:8000/search.html?q=wool socks & hats"])
-    decision = hook.review(None, ctx, Decision("search", goto, ""))
+    decision = hook.review(None, ctx, Decision("search", goto, "")).decision  # a gate edit
     assert decision.action.args[0] == "http://127.0.0.1:8000/search.html?q=wool+socks+%26+hats"
-    assert ctx.extra["shortcut"] == {"id": "search", "values": {"query": "wool socks & hats"},
-                                     "url": decision.action.args[0]}
+    assert ctx.shortcut.model_dump() == {"id": "search", "values": {"query": "wool socks & hats"},
+                                         "url": decision.action.args[0]}
 
 
 def test_hook_leaves_other_actions_alone():
@@ -66,8 +65,8 @@ def test_hook_leaves_other_actions_alone():
     ctx = StepContext(step=1)
     hook.before_decide(None, ctx, Observation(url="http://127.0.0.1:8000/", title="", axtree=""))
     click = Decision("", Action("click", ["3", "left"]), "")
-    assert hook.review(None, ctx, click).action.args == ["3", "left"]
-    assert "shortcut" not in ctx.extra
+    assert hook.review(None, ctx, click) is None  # no opinion: the click runs as decided
+    assert click.action.args == ["3", "left"] and ctx.shortcut is None
 
 
 def test_shortcuts_can_come_from_a_tips_file(tmp_path):

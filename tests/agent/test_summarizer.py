@@ -5,9 +5,9 @@ import json
 import pytest
 
 from colorbrowser.agent.loop import Episode
-from colorbrowser.agent.state import HistoryEntry, StepContext
 from colorbrowser.agent.summarizer import Summarizer, approx_tokens, parse_reply
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.steps import HistoryEntry, StepContext, TriggerNote
 from colorbrowser.types import Observation
 
 
@@ -19,7 +19,7 @@ def reply(**fields) -> str:
 
 
 def episode(goal="Find the cheapest socks and report the price") -> Episode:
-    return Episode(goal, env=None, operator=None)  # only the state is used here
+    return Episode(goal, env=None, decider=None)  # only the state is used here
 
 
 OBS = Observation(url="http://127.0.0.1/shop", title="Shop", axtree="[1] link 'Socks'")
@@ -28,7 +28,8 @@ OBS = Observation(url="http://127.0.0.1/shop", title="Shop", axtree="[1] link 'S
 def run_update(summ, ep, step=1, triggers=()):
     ep.state.step = step - 1
     ctx = StepContext(step=step, triggers=list(triggers))
-    summ.update(ep, OBS, ctx)
+    summ.update(ep.view, OBS, ctx)  # as the loop does: update, then keep what it renders
+    ep.state.summary = summ.render(ep.view)
     return ctx
 
 
@@ -76,12 +77,12 @@ def test_guidance_appears_only_on_deviation():
     on_track = Summarizer(ScriptedModel([reply(on_track=True, guidance=guided)]))
     ep = episode()
     ctx = run_update(on_track, ep)
-    assert "Guidance" not in ep.state.summary and not ctx.extra["summary_guidance"]
+    assert "Guidance" not in ep.state.summary and not ctx.summary_guidance
 
     off_track = Summarizer(ScriptedModel([reply(on_track=False, guidance=guided)]))
     ep = episode()
     ctx = run_update(off_track, ep)
-    assert f"Guidance: {guided}" in ep.state.summary and ctx.extra["summary_guidance"]
+    assert f"Guidance: {guided}" in ep.state.summary and ctx.summary_guidance
 
     violated = Summarizer(ScriptedModel([reply(tip_violations=["use search, not categories"],
                                               guidance=guided)]))
@@ -94,7 +95,8 @@ def test_guidance_appears_only_on_deviation():
 def test_a_rule_trigger_counts_as_deviation_even_if_the_model_says_on_track():
     summ = Summarizer(ScriptedModel([reply(on_track=True)]))
     ep = episode()
-    run_update(summ, ep, triggers=[{"reason": "the same action was repeated 3 times"}])
+    run_update(summ, ep, triggers=[TriggerNote(kind="repeated_action",
+                                               reason="the same action was repeated 3 times")])
     assert "Guidance:" in ep.state.summary
     assert "repeated 3 times" in ep.state.summary
 
@@ -106,7 +108,7 @@ def test_a_broken_reply_keeps_the_previous_summary_and_reports_why():
     before = ep.state.summary
     ctx = run_update(summ, ep, 2)
     assert ep.state.summary == before
-    assert "not a JSON object" in ctx.extra["summarizer_error"]
+    assert "not a JSON object" in ctx.summarizer_error
 
 
 def test_update_every_k_steps_skips_model_calls_in_between():
@@ -124,7 +126,7 @@ def test_the_summarizer_prompt_is_bounded_and_fences_the_page():
     ep = episode()
     ep.state.history = [HistoryEntry(i, "u", f"click('{i}')", True) for i in range(1, 200)]
     big = Observation(url="u", title="t", axtree="[1] text 'x'\n" * 5000)
-    summ.update(ep, big, StepContext(step=200))
+    summ.update(ep.view, big, StepContext(step=200))
     user = model.calls[0].messages[-1].content
     assert len(user) < 3000
     assert "<<<PAGE CONTENT" in user and "<<<END PAGE CONTENT" in user

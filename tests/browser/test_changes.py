@@ -93,14 +93,15 @@ def test_a_new_document_starts_over(env, page_url):
 
 
 def test_the_operator_prompt_carries_stars_and_change_line(env, page_url):
-    from colorbrowser.agent.operator import Operator, OperatorView
+    from colorbrowser.agent.operator import Operator
     from colorbrowser.llm.scripted import ScriptedModel
+    from colorbrowser.steps import DecisionView
 
     first = env.reset(page_url("changes.html"))
     env.step(f"click('{find(first, 'Ask to confirm').bid}')")
     obs = env.observe()
     system, user = Operator(ScriptedModel([])).messages(
-        OperatorView(goal="confirm", obs=obs, step=2, max_steps=10))
+        DecisionView(goal="confirm", obs=obs, step=2, max_steps=10))
     assert f"Since the last step: {obs.changes}" in user.content
     assert f"*[{find(obs, 'OK').bid}] button 'OK'" in user.content
     assert "* before an id" in system.content  # the model is told what the star means

@@ -3,12 +3,13 @@
 import json
 
 from colorbrowser.agent.trajectory import Redactor, Trajectory, read_steps, write_json_atomic
+from colorbrowser.steps import Step
 
 
 def test_steps_are_appended_and_read_back_even_after_a_torn_write(tmp_path):
     t = Trajectory(tmp_path / "run")
-    t.append_step({"step": 1, "action": "click('1')"})
-    t.append_step({"step": 2, "action": "stop()"})
+    t.append_step(Step(step=1, action="click('1')"))
+    t.append_step(Step(step=2, action="stop()"))
     with open(t.steps_path, "a") as fh:  # a kill in the middle of a write
         fh.write('{"step": 3, "act')
     assert [s["step"] for s in read_steps(t.dir)] == [1, 2]
@@ -17,7 +18,7 @@ def test_steps_are_appended_and_read_back_even_after_a_torn_write(tmp_path):
 def test_secrets_are_masked_in_every_file(tmp_path):
     t = Trajectory(tmp_path / "run", Redactor({"hunter22"}))
     t.write_meta({"goal": "log in with password hunter22", "nested": ["x hunter22"]})
-    t.append_step({"action": "fill('3', 'hunter22')"})
+    t.append_step(Step(step=1, action="fill('3', 'hunter22')"))
     t.write_result({"answer": "done hunter22"})
     for path in (tmp_path / "run").rglob("*.json*"):
         assert "hunter22" not in path.read_text(), path
@@ -43,10 +44,11 @@ def test_a_lone_surrogate_anywhere_is_written_as_a_replacement_character(tmp_pat
     # JSON from a model or a page may hold "\ud800"; strict UTF-8 cannot encode it.
     t = Trajectory(tmp_path / "run", Redactor({"hunter22"}))
     t.write_meta({"goal": "a\ud800b", "key\udfff": ["hunter22\ud800"]})
-    t.append_step({"step": 1, "thought": "x\udc80", "pair": "\ud83d\ude00"})
+    t.append_step(Step(step=1, thought="x\udc80", title="\ud83d\ude00"))
     t.write_result({"answer": "\ud800"})
     assert json.loads((t.dir / "meta.json").read_text(encoding="utf-8")) == {
         "goal": "a\ufffdb", "key\ufffd": ["***\ufffd"]}
-    assert read_steps(t.dir) == [{"step": 1, "thought": "x\ufffd", "pair": "\U0001f600"}]
+    [back] = read_steps(t.dir)
+    assert (back["step"], back["thought"], back["title"]) == (1, "x\ufffd", "\U0001f600")
     assert json.loads((t.dir / "result.json").read_text(encoding="utf-8")) == {
         "answer": "\ufffd"}

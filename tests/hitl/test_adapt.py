@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from colorbrowser.evaluation.adapt import run_task
 from colorbrowser.evaluation.miniwob import MiniWobSuite
-from colorbrowser.hitl.adapt import run_task
 from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.testing import act
 

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.config import ModelSettings
 from colorbrowser.errors import ModelError
 from colorbrowser.hitl.critic import Critic, critic_grammar, parse_verdict
 from colorbrowser.llm.prompts import fenced_spans, outside_fences
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.steps import HistoryEntry
 from colorbrowser.types import Observation
 
 from ..llm.llm_gbnf import Grammar

@@ -9,12 +9,12 @@ import re
 
 from rich.console import Console
 
-from colorbrowser.agent.factory import build_episode
 from colorbrowser.agent.trajectory import read_steps
 from colorbrowser.hitl.hook import TriggerHook
 from colorbrowser.hitl.terminal import TerminalAsker
 from colorbrowser.knowledge import KnowledgeBase
-from colorbrowser.knowledge.hook import KnowledgeConsole
+from colorbrowser.run.console import KnowledgeConsole
+from colorbrowser.run.factory import build_episode
 
 from .helpers import TERMS_TIP, checkout_operator, prompts, scripted, settings, summary
 

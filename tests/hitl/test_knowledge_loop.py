@@ -7,12 +7,12 @@ import os
 
 import pytest
 
-from colorbrowser.agent.factory import build_episode
+from colorbrowser.agent.knowledge import KnowledgeHook
 from colorbrowser.agent.trajectory import read_steps
 from colorbrowser.demo.cli import shop_aliases, shop_tips
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge import KnowledgeBase
-from colorbrowser.knowledge.hook import KnowledgeHook
+from colorbrowser.run.factory import build_episode
 from colorbrowser.testing import act
 
 from .helpers import bid, prompts, scripted, settings, summary

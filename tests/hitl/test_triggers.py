@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.config import HitlSettings, load_settings
 from colorbrowser.errors import ConfigError
 from colorbrowser.hitl.triggers import (
@@ -20,6 +19,7 @@ from colorbrowser.hitl.triggers import (
     repeated_errors,
     url_cycle,
 )
+from colorbrowser.steps import HistoryEntry
 
 CFG = HitlSettings()
 

@@ -16,6 +16,7 @@ from PIL import Image
 
 from colorbrowser.agent.trajectory import Redactor, Trajectory
 from colorbrowser.cli import main
+from colorbrowser.steps import Step
 from tests.evaluation.runner_helpers import eval_cli, out_places_that_cannot_be_written, write
 from tests.evaluation.runner_helpers import run_main as run
 
@@ -46,7 +47,7 @@ def png(width: int = 40, height: int = 30, color: str = "red") -> bytes:
     return out.getvalue()
 
 
-def step(number: int, **fields) -> dict:
+def step(number: int, **fields) -> Step:
     """A step line with the keys the episode loop writes."""
     record = {
         "step": number, "url": f"http://127.0.0.1:9/page{number}", "title": f"Page {number}",
@@ -59,7 +60,7 @@ def step(number: int, **fields) -> dict:
                   "cost": 0.001 * number, "calls": 1},
     }
     record.update(fields)
-    return record
+    return Step.read(record)
 
 
 def open_page(page, path):
@@ -156,7 +157,7 @@ def test_a_run_killed_mid_write_still_renders_with_placeholders_and_a_note(tmp_p
     (traj.dir / "screenshots" / "0002-som.png").unlink()
     (traj.dir / "screenshots" / "0002.png").unlink()
     with open(traj.steps_path, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(step(3))[:50])  # the process died while writing step 3
+        fh.write(json.dumps(step(3).to_json())[:50])  # the process died while writing step 3
     assert main(["view", str(traj.dir)]) is None
     open_page(page, traj.dir / "trace.html")
     assert page.locator("section.step").count() == 2

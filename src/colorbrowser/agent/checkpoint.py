@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from colorbrowser.agent.state import EpisodeState
-from colorbrowser.agent.trajectory import Trajectory, read_steps
+from colorbrowser.agent.trajectory import Trajectory, load_steps
 from colorbrowser.errors import UserError
+from colorbrowser.steps import Step
 
 KEEP = 2  # checkpoint files kept; older ones are pruned
 
@@ -47,7 +48,7 @@ class ResumePoint:
     memory: dict[str, Any] | None = None
     browser: dict[str, Any] | None = None
     interrupted_action: str | None = None
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def load(run_dir: Path) -> ResumePoint:
     meta = _read_json(run_dir / "meta.json", "run metadata")
     if (run_dir / "result.json").exists():
         raise UserError(f"the run in {run_dir} already finished; nothing to resume")
-    steps = read_steps(run_dir)
+    steps = load_steps(run_dir)
     committed = len(steps)
     _trim_steps(run_dir, committed)
     pending = run_dir / "pending.json"

@@ -1,26 +1,28 @@
-"""The episode loop: observe, decide, act, record; until stop, a step limit or a cost limit.
+"""The episode loop, in the order of the README's "How a step works": observe; gather
+tips and triggers (hooks) and fold the page into memory; decide; review (the gate);
+act; record.
 
-Failures of the page or of the model's formatting are data for the next step; only
-the limits and an explicit abort end an episode early (as EpisodeEnd exceptions).
+Whoever acts goes through ``apply``: the Operator's reviewed decision, a person's
+action in copilot mode, a replay script's. Failures of the page or of the model's
+formatting are data for the next step; only the limits and an explicit abort end an
+episode early (as EpisodeEnd exceptions).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
-from colorbrowser.agent import checkpoint
-from colorbrowser.agent.calculator import CalculationError, calculate
-from colorbrowser.agent.hooks import Hook
-from colorbrowser.agent.memory import Memory, NoMemory
-from colorbrowser.agent.operator import Decision, Operator, OperatorView
-from colorbrowser.agent.state import EpisodeState, HistoryEntry, StepContext
-from colorbrowser.agent.trajectory import MASK, Trajectory
+from colorbrowser.agent import checkpoint, records
+from colorbrowser.agent.memory import NoMemory
+from colorbrowser.agent.own_actions import run_agent_action
+from colorbrowser.agent.state import EpisodeState
+from colorbrowser.agent.trajectory import Trajectory
+from colorbrowser.agent.view import EpisodeFacade
 from colorbrowser.config import AgentSettings
 from colorbrowser.errors import (
+    Aborted,
     BrowserError,
     CostLimitReached,
     EpisodeEnd,
@@ -28,64 +30,37 @@ from colorbrowser.errors import (
     StartPageFailed,
     StepLimitReached,
 )
-from colorbrowser.protocols import Environment
-from colorbrowser.types import Action, ActionResult, Observation, Usage
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass
-class EpisodeResult:
-    status: str
-    answer: str | None
-    steps: int
-    usage: Usage
-    elapsed: float
-    run_dir: str | None = None
-    error: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def done(self) -> bool:
-        return self.status == "done"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "answer": self.answer,
-            "steps": self.steps,
-            "usage": self.usage.to_json(),
-            "elapsed": round(self.elapsed, 3),
-            "run_dir": self.run_dir,
-            "error": self.error,
-            **self.extra,
-        }
+from colorbrowser.gate import Abort, HandOver, Reject, Run, Verdict, note
+from colorbrowser.protocols import Decider, Environment, Hook, Memory, Restorable
+from colorbrowser.steps import (
+    Actor,
+    Decision,
+    DecisionView,
+    EpisodeResult,
+    GateNote,
+    HistoryEntry,
+    Step,
+    StepContext,
+)
+from colorbrowser.types import Action, ActionResult, Observation
 
 
 class Episode:
-    def __init__(
-        self,
-        goal: str,
-        env: Environment,
-        operator: Operator,
-        *,
-        settings: AgentSettings | None = None,
-        start_url: str | None = None,
-        trajectory: Trajectory | None = None,
-        memory: Memory | None = None,
-        hooks: Sequence[Hook] = (),
-        state: EpisodeState | None = None,
-    ):
+    def __init__(self, goal: str, env: Environment, decider: Decider, *,
+                 settings: AgentSettings | None = None, start_url: str | None = None,
+                 trajectory: Trajectory | None = None, memory: Memory | None = None,
+                 hooks: Sequence[Hook] = (), state: EpisodeState | None = None):
         self.settings = settings or AgentSettings()
         self.env = env
-        self.operator = operator
+        self.decider = decider
         self.trajectory = trajectory
         self.memory = memory or NoMemory()
         self.hooks = list(hooks)
         self.state = state or EpisodeState(goal=goal, start_url=start_url)
-        self.obs: Observation | None = None
+        self.view = EpisodeFacade(self)  # what hooks and memory see: read-only
+        self.obs: Observation | None = None  # the page as last seen
+        self._fresh = False  # True until something acts on the page seen in ``obs``
+        self._opened = False  # has this process looked at the browser yet?
         self.pending_hints: list[str] = []
         self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
         self.failure: Exception | None = None  # the model or browser error that ended it
@@ -98,35 +73,21 @@ class Episode:
         """Known secrets (API keys, password values) masked, for anything shown or saved."""
         return self.trajectory.redactor.obj(value) if self.trajectory else value
 
-    # -- agent-scope actions ------------------------------------------------
-    def run_agent_action(self, action: Action) -> ActionResult:
-        if action.name == "stop":
-            answer = str(action.args[0]) if action.args else ""
-            return ActionResult(done=True, answer=answer, output="episode finished")
-        if action.name == "take_note":
-            text = str(action.args[0]).strip()
-            if not text:
-                return ActionResult.failure("take_note() needs some text to remember")
-            self.state.notes.append(text[:1000])
-            return ActionResult(output=f"noted ({len(self.state.notes)} notes)")
-        if action.name == "calculate":
-            try:
-                return ActionResult(output=calculate(str(action.args[0])))
-            except CalculationError as exc:
-                return ActionResult.failure(f"calculate: {exc}")
-        return self.env.step(action)
-
-    # -- one step -------------------------------------------------------------
+    # -- 1. observe ----------------------------------------------------------------------
     def observe(self) -> Observation:
-        if self.obs is None:
-            restore = getattr(self.env, "restore", None)
-            if self.browser_snapshot and restore:
-                return restore(self.browser_snapshot)
-            if self.state.step == 0 or not restore:
-                return self._reset()
-        return self.env.observe()
+        """The page now: the start page first, or the browser a killed run left."""
+        first, self._opened = not self._opened, True
+        restorable = isinstance(self.env, Restorable)
+        if first and restorable and self.browser_snapshot:
+            self.obs = self.env.restore(self.browser_snapshot)
+        elif first and (self.state.step == 0 or not restorable):
+            self.obs = self._open_start()
+        else:
+            self.obs = self.env.observe()
+        self._fresh = True
+        return self.obs
 
-    def _reset(self) -> Observation:
+    def _open_start(self) -> Observation:
         """The start page, or a blank tab saying why the start page is not there: a
         first step the Operator can act on (goto again), and resume can continue."""
         url = self.state.start_url
@@ -139,161 +100,159 @@ class Episode:
         obs.notice = "; ".join(e for e in (error, obs.notice) if e)
         return obs
 
-    def step(self) -> dict[str, Any]:
-        t0 = time.perf_counter()
-        state = self.state
-        number = state.step + 1
-        obs = self.obs = self.observe()
-        t_obs = time.perf_counter()
-        ctx = StepContext(step=number, hints=self.pending_hints)
+    # -- 2. gather: tips, shortcuts, triggers, memory --------------------------------------
+    def gather(self, obs: Observation) -> StepContext:
+        ctx = StepContext(step=self.state.step + 1, hints=self.pending_hints)
         self.pending_hints = []
+        if self.trajectory is not None:  # saved now: a person asked for help sees it
+            ctx.screenshot = self.trajectory.save_image(f"{ctx.step:04d}.png", obs.screenshot)
         for hook in self.hooks:
-            hook.before_decide(self, ctx, obs)
-        memory_usage = self.memory.update(self, obs, ctx)
-        state.usage.add(memory_usage)
-        view = OperatorView(
-            goal=state.goal,
-            obs=obs,
-            step=number,
-            max_steps=self.settings.max_steps,
-            memory=self.memory.render(self),
-            memory_title=self.memory.title,
-            recent=[] if getattr(self.memory, "shows_history", False)
-            else [h.line() for h in state.recent(self.settings.recent_actions)],
-            notes=list(state.notes),
-            tips=ctx.tips,
-            shortcuts=ctx.shortcuts,
-            hints=ctx.hints,
-            last_result=_describe_result(state.last_result),
-            browser_notice=obs.notice or "",
-        )
-        decision = self.operator.decide(view)
-        state.usage.add(decision.usage)
-        for hook in self.hooks:
-            decision = hook.review(self, ctx, decision)
-        t_dec = time.perf_counter()
-        if self.trajectory:
-            self._mask_password(obs, decision.action)
-            checkpoint.write_pending(self.trajectory, number, str(decision.action))
-        result = self.execute(decision)
-        t_exec = time.perf_counter()
-        record = self.record(number, obs, ctx, decision, result, memory_usage,
-                             {"observe": t_obs - t0, "decide": t_dec - t_obs,
-                              "execute": t_exec - t_dec})
-        for hook in self.hooks:
-            hook.after_step(self, ctx, record)
-        return record
+            hook.before_decide(self.view, ctx, obs)
+        ctx.usage.add(self.memory.update(self.view, obs, ctx))
+        self.state.summary = self.memory.render(self.view)
+        self.state.usage.add(ctx.usage)
+        return ctx
 
-    def _mask_password(self, obs: Observation, action: Action | None) -> None:
-        """A value for a password field is a secret before it is typed: pending.json,
-        written first, outlives a process killed in the middle of the step."""
-        if self.trajectory is None or action is None or action.name != "fill" \
-                or len(action.args) < 2:
-            return
-        info = obs.elements.get(str(action.args[0]))
-        if info is not None and info.states.get("password"):
-            self.trajectory.redactor.add(str(action.args[-1]))
+    def decision_view(self, obs: Observation, ctx: StepContext) -> DecisionView:
+        state = self.state
+        recent = [] if self.memory.shows_history else [
+            h.line() for h in state.recent(self.settings.recent_actions)]
+        return DecisionView(
+            goal=state.goal, obs=obs, step=ctx.step, max_steps=self.settings.max_steps,
+            memory=state.summary, memory_title=self.memory.title, recent=recent,
+            notes=list(state.notes), tips=ctx.tips, shortcuts=ctx.shortcuts, hints=ctx.hints,
+            last_result=records.describe_result(state.last_result),
+            browser_notice=obs.notice or "")
+
+    # -- 3. decide, 4. review -----------------------------------------------------------
+    def step(self) -> Step:
+        t0 = time.perf_counter()
+        obs = self.observe()
+        t_obs = time.perf_counter()
+        ctx = self.gather(obs)
+        decision = self.decider.decide(self.decision_view(obs, ctx))
+        self.state.decisions += 1
+        self.state.usage.add(decision.usage)
+        verdict, gate = self.review(ctx, decision)
+        timings = {"observe": t_obs - t0, "decide": time.perf_counter() - t_obs}
+        if isinstance(verdict, Abort):
+            raise Aborted(verdict.reason or f"stopped at step {ctx.step}")
+        if isinstance(verdict, Run):
+            return self.apply(verdict.decision.action, "agent", decision=verdict.decision,
+                              ctx=ctx, gate=gate, timings=timings)
+        return self.hold(decision, verdict, ctx, gate, timings)
+
+    def review(self, ctx: StepContext, decision: Decision) -> tuple[Verdict, list[GateNote]]:
+        """Ask each hook in turn; an edit is what the next one sees, the first refusal wins."""
+        verdict: Verdict = Run(decision)
+        notes: list[GateNote] = []
+        for hook in self.hooks:
+            said = hook.review(self.view, ctx, verdict.decision)
+            if said is None:
+                continue
+            said.by = said.by or type(hook).__name__
+            notes.append(note(said, verdict.decision))
+            verdict = said
+            if not isinstance(said, Run):
+                break
+        return verdict, notes
+
+    def hold(self, decision: Decision, verdict: Reject | HandOver, ctx: StepContext,
+             gate: list[GateNote], timings: dict[str, float]) -> Step:
+        """The gate stopped the decision: record it unrun; a rejection's reason is the
+        error the decider reads next, a hand-over makes the next step look again."""
+        obs = self.obs if self._fresh and self.obs else self.observe()
+        if isinstance(verdict, Reject):
+            why = f"not run: rejected by {verdict.by}" + (f": {verdict.reason}"
+                                                          if verdict.reason else "")
+        else:
+            why = f"not run: {verdict.by} took over" + (f" ({verdict.reason})"
+                                                        if verdict.reason else "")
+        step = self.record(ctx.step, "agent", obs, ctx, decision, ActionResult.failure(why),
+                           gate, timings, executed=False)
+        if isinstance(verdict, HandOver):
+            self._fresh = False  # someone else acts: whoever comes next looks again
+        return step
+
+    # -- 5. act -----------------------------------------------------------------------------
+    def apply(self, action: Action | None, actor: Actor = "agent", *,
+              decision: Decision | None = None, ctx: StepContext | None = None,
+              done: ActionResult | None = None, obs: Observation | None = None,
+              thought: str = "", gate: Sequence[GateNote] = (),
+              timings: dict[str, float] | None = None) -> Step:
+        """Run one action for any actor and record it: the same checkpoint, the same
+        trajectory. ``done`` records an action that already took effect (a person's
+        captured click); ``obs`` is the page it was taken on, when not the last one."""
+        obs = obs or (self.obs if self._fresh and self.obs else self.observe())
+        ctx = ctx or StepContext(step=self.state.step + 1)
+        decision = decision or Decision(thought, action, reply="")
+        if self.trajectory is not None:
+            records.mask_password(self.trajectory.redactor, obs, decision.action)
+            checkpoint.write_pending(self.trajectory, ctx.step, str(decision.action))
+        t0 = time.perf_counter()
+        result = done if done is not None else self.execute(decision)
+        timings = {**(timings or {}), "execute": time.perf_counter() - t0}
+        self._fresh = False  # the page has moved on: whoever acts next looks again
+        return self.record(ctx.step, actor, obs, ctx, decision, result, list(gate), timings)
 
     def execute(self, decision: Decision) -> ActionResult:
         if decision.action is None:
             return ActionResult.failure(
-                f"no valid action after {len(decision.format_errors)} tries: {decision.error}"
-            )
-        result = self.run_agent_action(decision.action)
+                f"no valid action after {len(decision.format_errors)} tries: {decision.error}")
+        result = run_agent_action(self.state, self.env, decision.action)
         if result.info.get("secret") and self.trajectory:
             self.trajectory.redactor.add(str(decision.action.args[-1]))
         return result
 
-    def record(
-        self,
-        number: int,
-        obs: Observation,
-        ctx: StepContext,
-        decision: Decision,
-        result: ActionResult,
-        memory_usage: Usage,
-        timings: dict[str, float],
-    ) -> dict[str, Any]:
+    # -- 6. record --------------------------------------------------------------------------
+    def record(self, number: int, actor: Actor, obs: Observation, ctx: StepContext,
+               decision: Decision, result: ActionResult, gate: list[GateNote],
+               timings: dict[str, float], *, executed: bool = True) -> Step:
         state = self.state
-        action_text = str(decision.action) if decision.action else None
-        if result.info.get("secret") and decision.action:
-            action_text = f"{decision.action.name}({decision.action.args[0]!r}, {MASK!r})"
-        state.step = number
-        state.last_result = result
+        action_text = records.action_text(decision.action, result)
+        state.step, state.last_result = number, result
         state.history.append(HistoryEntry(number, obs.url, action_text, result.ok, result.error,
-                                          result.output, decision.thought))
+                                          result.output, decision.thought, actor))
         if result.done:
-            state.answer = result.answer
-            state.status = "done"
-        step_usage = Usage().add(decision.usage).add(memory_usage)
-        record: dict[str, Any] = {
-            "step": number,
-            "time": now_iso(),
-            "url": obs.url,
-            "title": obs.title,
-            "tabs": [t.__dict__ for t in obs.tabs],
-            "focused": obs.focused,
-            "last_error": obs.last_error,
-            "dialog": obs.dialog,
-            "changes": obs.changes,
-            "observation": obs.axtree,
-            "memory": self.memory.render(self),
-            "tips": ctx.tips,
-            "tip_ids": ctx.tip_ids,
-            "hints": ctx.hints,
-            "notes": list(state.notes),
-            "thought": decision.thought,
-            "action": action_text,
-            "reply": decision.reply if decision.action is None else None,
-            "format_errors": decision.format_errors,
-            "result": {
-                "ok": result.ok,
-                "error": result.error,
-                "output": result.output,
-                "done": result.done,
-                "answer": result.answer,
-                "info": result.info,
-            },
-            "usage": step_usage.to_json(),
-            "episode_usage": state.usage.to_json(),
-            "timings": {k: round(v, 4) for k, v in timings.items()},
-            "triggers": ctx.triggers,
-            **ctx.extra,
-        }
-        if self.trajectory:
-            stem = f"{number:04d}"
-            record["screenshot"] = self.trajectory.save_image(f"{stem}.png", obs.screenshot)
-            record["som"] = self.trajectory.save_image(f"{stem}-som.png", obs.som)
+            state.answer, state.status = result.answer, "done"
+        step = records.build(
+            number=number, actor=actor, executed=executed, obs=obs, ctx=ctx, decision=decision,
+            action_text=action_text, result=result, gate=gate, timings=timings,
+            memory=state.summary, notes=state.notes, episode_usage=state.usage)
+        if self.trajectory is not None:
+            step.screenshot = ctx.screenshot or self.trajectory.save_image(
+                f"{number:04d}.png", obs.screenshot)
+            step.som = self.trajectory.save_image(f"{number:04d}-som.png", obs.som)
             checkpoint.save(self.trajectory, number, self.snapshot())
-            self.trajectory.append_step(record)
+            self.trajectory.append_step(step)
             checkpoint.clear_pending(self.trajectory)
-        return record
+        for hook in self.hooks:
+            hook.after_step(self.view, ctx, step)
+        return step
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a resumed process needs besides the run's settings."""
-        memory = getattr(self.memory, "snapshot", None)
-        browser = getattr(self.env, "snapshot", None)
         return {
             "step": self.state.step,
             "state": self.state.to_json(),
-            "memory": memory() if memory else None,
-            "browser": browser() if browser else None,
+            "memory": self.memory.snapshot() if isinstance(self.memory, Restorable) else None,
+            "browser": self.env.snapshot() if isinstance(self.env, Restorable) else None,
         }
 
-    # -- whole episode ----------------------------------------------------------
+    # -- the whole episode -----------------------------------------------------------------
     def check_limits(self) -> None:
         if self.state.status == "done":
             return
         max_cost = self.settings.max_cost
         if max_cost is not None and self.state.usage.cost >= max_cost:
             raise CostLimitReached(f"cost {self.state.usage.cost:.4f} reached limit {max_cost}")
-        if self.state.step >= self.settings.max_steps:
-            raise StepLimitReached(f"no answer after {self.state.step} steps")
+        if self.state.decisions >= self.settings.max_steps:
+            raise StepLimitReached(f"no answer after {self.state.decisions} steps")
 
     def run(self) -> EpisodeResult:
         started = time.perf_counter() - self.state.elapsed
         for hook in self.hooks:
-            hook.on_start(self)
+            hook.on_start(self.view)
         error = None
         try:
             while self.state.status == "running":
@@ -309,25 +268,16 @@ class Episode:
             self.failure = exc
             error = f"{type(exc).__name__}: {exc}"
         self.state.elapsed = time.perf_counter() - started
+        return self.finish(error)
+
+    def finish(self, error: str | None = None) -> EpisodeResult:
+        state = self.state
         result = EpisodeResult(
-            status=self.state.status,
-            answer=self.state.answer,
-            steps=self.state.step,
-            usage=self.state.usage,
-            elapsed=self.state.elapsed,
-            run_dir=str(self.trajectory.dir) if self.trajectory else None,
-            error=error,
-        )
+            status=state.status, answer=state.answer, steps=state.step, usage=state.usage,
+            elapsed=state.elapsed, error=error,
+            run_dir=str(self.trajectory.dir) if self.trajectory else None)
         if self.trajectory:
             self.trajectory.write_result(result.to_json())
         for hook in self.hooks:
-            hook.on_end(self, result.to_json())
+            hook.on_end(self.view, result)
         return result
-
-
-def _describe_result(result: ActionResult | None) -> str:
-    if result is None:
-        return ""
-    if not result.ok:
-        return f"FAILED: {result.error}"
-    return f"ok, returned: {result.output}" if result.output else ""

@@ -1,4 +1,4 @@
-"""What the Operator remembers beyond the last few actions.
+"""What the decider remembers beyond the last few actions (``protocols.Memory``).
 
 ``none`` is the vanilla agent: only the recent actions the loop already shows.
 The Summarizer's bounded belief state and the full-history ablation plug in here.
@@ -6,32 +6,19 @@ The Summarizer's bounded belief state and the full-history ablation plug in here
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
-
+from colorbrowser.protocols import EpisodeView
+from colorbrowser.steps import StepContext
 from colorbrowser.types import Observation, Usage
-
-if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode
-    from colorbrowser.agent.state import StepContext
-
-
-class Memory(Protocol):
-    title: str
-
-    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
-        """Fold the newest observation in; return the model usage this cost."""
-        ...
-
-    def render(self, episode: Episode) -> str: ...
 
 
 class NoMemory:
     title = "Progress so far"
+    shows_history = False
 
-    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
+    def update(self, episode: EpisodeView, obs: Observation, ctx: StepContext) -> Usage:
         return Usage()
 
-    def render(self, episode: Episode) -> str:
+    def render(self, episode: EpisodeView) -> str:
         return ""
 
 
@@ -41,12 +28,12 @@ class FullHistory:
     title = "Everything you did so far"
     shows_history = True
 
-    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
+    def update(self, episode: EpisodeView, obs: Observation, ctx: StepContext) -> Usage:
         return Usage()
 
-    def render(self, episode: Episode) -> str:
+    def render(self, episode: EpisodeView) -> str:
         lines = []
-        for h in episode.state.history:
+        for h in episode.history:
             lines.append(f"step {h.step} at {h.url}")
             if h.thought:
                 lines.append(f"  thought: {h.thought}")

@@ -10,22 +10,17 @@ them straight from a tips file for code that runs without a store.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from colorbrowser.agent.hooks import Hook
+from colorbrowser.gate import Run
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
 from colorbrowser.knowledge.shortcuts import fill_template, match_template
 from colorbrowser.knowledge.tip import Tip
-from colorbrowser.types import Action
-
-if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode
-    from colorbrowser.agent.operator import Decision
-    from colorbrowser.agent.state import StepContext
-    from colorbrowser.types import Observation
+from colorbrowser.protocols import EpisodeView, Hook
+from colorbrowser.steps import Decision, ShortcutUse, StepContext
+from colorbrowser.types import Action, Observation
 
 # A source gives the shortcut tips known for a URL's site.
 ShortcutSource = Callable[[str], list[Tip]]
@@ -49,7 +44,7 @@ class ShortcutHook(Hook):
     aliases: SiteAliases = NO_ALIASES
     shown: list[Tip] = field(default_factory=list)  # templates at the live address
 
-    def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
+    def before_decide(self, episode: EpisodeView, ctx: StepContext, obs: Observation) -> None:
         url = self.aliases.stable(obs.url)
         host = url_host(url)
         self.shown = [self._live(t) for t in self.source(url)
@@ -61,24 +56,23 @@ class ShortcutHook(Hook):
         live = self.aliases.live(tip.url_template or "")
         return tip if live == tip.url_template else tip.model_copy(update={"url_template": live})
 
-    def review(self, episode: Episode, ctx: StepContext, decision: Decision) -> Decision:
+    def review(self, episode: EpisodeView, ctx: StepContext, decision: Decision) -> Run | None:
+        """A goto that fills a shortcut's blanks runs with the values encoded for their
+        place in the URL (an edit of the decision, logged by the gate)."""
         action = decision.action
         if action is None or action.name not in {"goto", "new_tab"} or not action.args[0]:
-            return decision
+            return None
         url = str(action.args[0])
         live = self.aliases.live(url)  # a stable address read in a tip leads to the served site
-        if live != url:
-            decision.action = action = Action(action.name, [live, *action.args[1:]],
-                                              raw=f"{action.name}({live!r})")
-            url = live
         for tip in self.shown:
-            found = match_template(url, tip.url_template or "")
+            found = match_template(live, tip.url_template or "")
             if found is None:
                 continue
             values, rest = found
-            encoded = fill_template(tip.url_template or "", values) + rest
-            decision.action = Action(action.name, [encoded, *action.args[1:]],
-                                     raw=f"{action.name}({encoded!r})")
-            ctx.extra["shortcut"] = {"id": tip.id, "values": values, "url": encoded}
+            live = fill_template(tip.url_template or "", values) + rest
+            ctx.shortcut = ShortcutUse(id=tip.id, values=values, url=live)
             break
-        return decision
+        if live == url:
+            return None
+        edited = Action(action.name, [live, *action.args[1:]], raw=f"{action.name}({live!r})")
+        return Run(replace(decision, action=edited), by="shortcuts")

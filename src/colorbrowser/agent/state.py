@@ -3,37 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from colorbrowser.steps import HistoryEntry
 from colorbrowser.types import ActionResult, Usage
 
 
-@dataclass
-class HistoryEntry:
-    """One finished step, as later steps and the memory see it (no page text)."""
-
-    step: int
-    url: str
-    action: str | None
-    ok: bool
-    error: str | None = None
-    output: str | None = None
-    thought: str = ""
-
-    def line(self) -> str:
-        act = self.action or "(no valid action)"
-        if self.ok:
-            outcome = f"ok: {self.output}" if self.output else "ok"
-        else:
-            outcome = f"error: {self.error}"
-        return f"step {self.step}: {act} -> {outcome}"
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
 class EpisodeState:
     goal: str
     start_url: str | None = None
-    step: int = 0  # steps completed so far
+    step: int = 0  # steps recorded so far, whoever took them
+    decisions: int = 0  # steps the decider chose (what the step limit counts)
     notes: list[str] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
     summary: str = ""
@@ -56,17 +42,5 @@ class EpisodeState:
         data["usage"] = Usage(**data.get("usage", {}))
         last = data.get("last_result")
         data["last_result"] = ActionResult(**last) if last else None
+        data.setdefault("decisions", data.get("step", 0))  # a run saved before persons acted
         return cls(**data)
-
-
-@dataclass
-class StepContext:
-    """What is gathered for one step before the Operator decides; hooks add to it."""
-
-    step: int
-    tips: list[str] = field(default_factory=list)
-    tip_ids: list[str] = field(default_factory=list)
-    shortcuts: list[str] = field(default_factory=list)
-    hints: list[str] = field(default_factory=list)
-    triggers: list[dict[str, Any]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)

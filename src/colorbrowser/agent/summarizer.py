@@ -11,19 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError, field_validator
 
-from colorbrowser.errors import ModelError
 from colorbrowser.llm.jsonreply import json_object
-from colorbrowser.llm.prompts import render
-from colorbrowser.protocols import Model
+from colorbrowser.llm.prompts import clip_page
+from colorbrowser.llm.role import Role
+from colorbrowser.protocols import EpisodeView, Model
+from colorbrowser.steps import StepContext
 from colorbrowser.types import Constraint, Message, Observation, Usage
-
-if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode
-    from colorbrowser.agent.state import StepContext
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 KEEP_DETAILED = 3  # newest progress items kept word for word
@@ -105,9 +101,10 @@ def parse_reply(text: str) -> SummaryReply:
 
 
 class Summarizer:
-    """Memory plugged into the episode loop (see colorbrowser.agent.memory.Memory)."""
+    """Memory plugged into the episode loop (``protocols.Memory``)."""
 
     title = "Progress summary (kept by the summarizer)"
+    shows_history = False
 
     def __init__(
         self,
@@ -126,64 +123,54 @@ class Summarizer:
         self.page_chars = page_chars
         self.recent = recent
         self.count = count_tokens
-        self.template_dir = template_dir
+        self.role: Role[SummaryReply] = Role(
+            model, system="summarizer_system.j2", user="summarizer_user.j2", parse=parse_reply,
+            templates=[template_dir, TEMPLATE_DIR],
+            constraint=Constraint(grammar=summary_grammar()), max_tokens=max(256, budget * 2))
         self.belief = Belief()
+        self.text = ""  # the rendered belief, within the budget: what the Operator reads
         self.last_error: str | None = None
         self.suppressed_guidance: str | None = None
 
     # -- the Memory protocol ---------------------------------------------------
-    def update(self, episode: Episode, obs: Observation, ctx: StepContext) -> Usage:
-        state = episode.state
-        if state.step % self.every and state.summary:
+    def update(self, episode: EpisodeView, obs: Observation, ctx: StepContext) -> Usage:
+        if episode.step % self.every and self.text:
             return Usage()
-        messages = self.messages(episode, obs, ctx)
+        reply = self.role.ask(**self.context(episode, obs, ctx))
         self.last_error = None
-        try:
-            completion = self.model.complete(
-                messages, constraint=Constraint(grammar=summary_grammar()),
-                max_tokens=max(256, self.budget * 2),
-            )
-        except ModelError as exc:
-            self.last_error = f"summarizer model failed: {exc}"
-            ctx.extra["summarizer_error"] = self.last_error
-            return Usage()
-        try:
-            reply = parse_reply(completion.text)
-        except ValueError as exc:
+        if reply.value is None:
             # Keep the previous belief: a bad reply must not erase what was known.
-            self.last_error = str(exc)
-            ctx.extra["summarizer_error"] = self.last_error
-            return completion.usage
-        deviation = self.deviation(reply, ctx)
-        self.belief = self.merge(reply, deviation, ctx)
-        self.belief = self.compact(self.belief)
-        state.summary = self.fit(self.belief.render())
-        ctx.extra["summary_guidance"] = bool(self.belief.guidance)
-        return completion.usage
+            self.last_error = (f"summarizer {reply.error}" if reply.failure is not None
+                               else reply.error)
+            ctx.summarizer_error = self.last_error
+            return reply.usage
+        deviation = self.deviation(reply.value, ctx)
+        self.belief = self.compact(self.merge(reply.value, deviation, ctx))
+        self.text = self.fit(self.belief.render())
+        ctx.summary_guidance = bool(self.belief.guidance)
+        return reply.usage
 
-    def render(self, episode: Episode) -> str:
-        return episode.state.summary
+    def render(self, episode: EpisodeView) -> str:
+        return self.text
 
     def snapshot(self) -> dict:
         return asdict(self.belief)
 
     def restore(self, data: dict | None) -> None:
         self.belief = Belief(**data) if data else Belief()
+        self.text = self.fit(self.belief.render()) if data else ""
 
     # -- pieces -----------------------------------------------------------------
-    def messages(self, episode: Episode, obs: Observation, ctx: StepContext) -> list[Message]:
-        state = episode.state
-        page = obs.axtree
-        if len(page) > self.page_chars:
-            page = page[: self.page_chars] + "\n… (page text cut here for length)"
-        dirs = [self.template_dir, TEMPLATE_DIR]
-        user = render(
-            "summarizer_user.j2", dirs,
-            goal=state.goal, tips=ctx.tips, previous=state.summary, notes=state.notes,
-            recent=[h.line() for h in state.recent(self.recent)], obs=obs, page=page,
-        )
-        system = render("summarizer_system.j2", dirs)
-        return [Message("system", system), Message("user", user)]
+    def context(self, episode: EpisodeView, obs: Observation,
+                ctx: StepContext) -> dict[str, object]:
+        return {"goal": episode.goal, "tips": ctx.tips, "previous": self.text,
+                "notes": list(episode.notes), "obs": obs,
+                "recent": [h.line() for h in episode.recent(self.recent)],
+                "page": clip_page(obs.axtree, self.page_chars)}
+
+    def messages(self, episode: EpisodeView, obs: Observation,
+                 ctx: StepContext) -> list[Message]:
+        return self.role.messages(**self.context(episode, obs, ctx))
 
     @staticmethod
     def deviation(reply: SummaryReply, ctx: StepContext) -> list[str]:
@@ -193,7 +180,7 @@ class Summarizer:
             reasons.append("the summarizer judged the agent off track")
         if reply.tip_violations:
             reasons.append("a site tip was not followed")
-        reasons += [str(t.get("reason")) for t in ctx.triggers if t.get("reason")]
+        reasons += [t.reason for t in ctx.triggers if t.reason]
         return reasons
 
     def merge(self, reply: SummaryReply, deviation: list[str], ctx: StepContext) -> Belief:

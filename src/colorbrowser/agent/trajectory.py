@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from colorbrowser.errors import UserError, writing_where_told
+from colorbrowser.steps import Step
 from colorbrowser.utf8 import json_text
 
 MASK = "***"
@@ -121,8 +122,8 @@ class Trajectory:
         path.write_bytes(png)
         return f"screenshots/{name}"
 
-    def append_step(self, record: dict[str, Any]) -> None:
-        line = json_text(self.redactor.obj(record))
+    def append_step(self, step: Step) -> None:
+        line = json_text(self.redactor.obj(step.to_json()))
         with open(self.steps_path, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()
@@ -152,4 +153,10 @@ def read_jsonl(path: Path) -> list[Any]:
 
 
 def read_steps(run_dir: Path) -> list[dict[str, Any]]:
+    """The committed lines of ``steps.jsonl`` as written: the file format, for tools."""
     return [step for step in read_jsonl(Path(run_dir) / "steps.jsonl") if isinstance(step, dict)]
+
+
+def load_steps(run_dir: Path) -> list[Step]:
+    """Every committed step of a run folder, typed, of any schema version (``Step.read``)."""
+    return [Step.read(data, number) for number, data in enumerate(read_steps(run_dir), 1)]

@@ -13,12 +13,17 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from colorbrowser.agent.cli import model_options, settings_from_flags
-from colorbrowser.agent.console import print_summary
-from colorbrowser.agent.factory import build_episode, new_run_dir
-from colorbrowser.hitl.flags import help_options, loop_console_hooks, terminal_asker
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.tip import Tip
+from colorbrowser.run.console import print_summary
+from colorbrowser.run.factory import build_episode, new_run_dir
+from colorbrowser.run.flags import (
+    help_options,
+    loop_console_hooks,
+    model_options,
+    settings_from_flags,
+    terminal_asker,
+)
 from colorbrowser.safe_text import escape
 from colorbrowser.static_server import StaticServer
 

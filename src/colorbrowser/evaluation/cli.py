@@ -10,12 +10,11 @@ from typing import Any
 
 import click
 
-from colorbrowser.agent.cli import model_options
 from colorbrowser.agent.trajectory import slugify
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import TaskEntry
-from colorbrowser.hitl.flags import knowledge_options
+from colorbrowser.run.flags import knowledge_options, model_options
 from colorbrowser.safe_text import escape
 
 SUMMARY_WIDTH = 70
@@ -176,8 +175,8 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         return 0
     from rich.console import Console
 
-    from colorbrowser.agent.cli import settings_from_flags
     from colorbrowser.evaluation.coordinator import StudyOptions, run_study
+    from colorbrowser.run.flags import settings_from_flags
 
     items = matrix_items(matrix, cells)
     flags = {

@@ -16,18 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from colorbrowser.agent.factory import build_episode
-from colorbrowser.agent.hooks import Hook
+from colorbrowser.agent.knowledge import KnowledgeHook
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.errors import BrowserError, EpisodeEnd, UserError
 from colorbrowser.evaluation.task import Task, TaskSetupError, TaskSpec, Validation
 from colorbrowser.knowledge.aliases import SiteAliases
+from colorbrowser.protocols import Decider, EpisodeView, Hook
+from colorbrowser.run.factory import build_episode
+from colorbrowser.steps import EpisodeResult, Step, StepContext
 from colorbrowser.types import Usage
 
 if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode, EpisodeResult
-    from colorbrowser.agent.operator import Operator
-    from colorbrowser.agent.state import StepContext
+    from colorbrowser.agent.loop import Episode
     from colorbrowser.browser.env import BrowserEnv
     from colorbrowser.config import Settings
     from colorbrowser.hitl.asking import Asker
@@ -80,8 +80,8 @@ class TaskDoneHook(Hook):
         self.finished = getattr(task, "finished", None)
         self.env = env
 
-    def after_step(self, episode: Episode, ctx: StepContext, record: dict[str, Any]) -> None:
-        if self.finished is None or episode.state.status != "running":
+    def after_step(self, episode: EpisodeView, ctx: StepContext, step: Step) -> None:
+        if self.finished is None or episode.status != "running":
             return
         try:
             done = self.finished(self.env.page)
@@ -106,10 +106,10 @@ class Deadline(Hook):
         if self.at is not None and time.monotonic() > self.at:
             raise EpisodeTimeout(f"episode timeout ({self.seconds:g} s) reached")
 
-    def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
+    def before_decide(self, episode: EpisodeView, ctx: StepContext, obs: Observation) -> None:
         self.check()
 
-    def after_step(self, episode: Episode, ctx: StepContext, record: dict[str, Any]) -> None:
+    def after_step(self, episode: EpisodeView, ctx: StepContext, step: Step) -> None:
         self.check()
 
 
@@ -211,13 +211,11 @@ def run_task_episode(
     kb: KnowledgeBase | None = None,
     asker: Asker | None = None,
     hooks: Sequence[Hook] = (),
-    operator: Operator | None = None,
+    decider: Decider | None = None,
     timeout: float | None = None,
     keep_episode: bool = False,
 ) -> TaskRun:
     """Set up, run, validate and tear down one task."""
-    from colorbrowser.knowledge.hook import KnowledgeHook
-
     run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
     deadline = Deadline(timeout)
     try:
@@ -235,7 +233,7 @@ def run_task_episode(
             episode = build_episode(
                 spec.goal, spec.start_url, settings, stack, run_dir=run_dir,
                 model=DeadlineModel(model, deadline) if timeout is not None else model,
-                env=PreparedEnv(env), kb=kb, asker=asker, operator=operator,
+                env=PreparedEnv(env), kb=kb, asker=asker, decider=decider,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
                 site_aliases=SiteAliases.of(spec.site_aliases))
             if episode.trajectory is not None:

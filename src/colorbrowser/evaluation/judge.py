@@ -12,9 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from colorbrowser.llm import prompts
+from colorbrowser.llm.role import Role
 from colorbrowser.protocols import Model
-from colorbrowser.types import Message
 
 _VERDICT = re.compile(
     r"verdict\W{0,3}(partially correct|incorrect|correct|same|different)", re.IGNORECASE)
@@ -30,16 +29,14 @@ class Verdict:
 PROMPTS = Path(__file__).parent / "prompts"
 
 
-def render(name: str, **values: object) -> str:
-    return prompts.render(name, [PROMPTS], **values).strip()
-
-
 class Judge:
     """Asks a chat model to grade one answer; failures come back as data."""
 
     def __init__(self, model: Model, *, max_tokens: int = 256) -> None:
         self.model = model
-        self.max_tokens = max_tokens
+        self.roles = {name: Role(model, system="judge_system.j2", user=name, parse=str,
+                                 templates=[PROMPTS], max_tokens=max_tokens, temperature=0.0)
+                      for name in ("judge_answer.j2", "judge_unachievable.j2")}
 
     def answer_matches(self, question: str, reference: str, answer: str) -> Verdict:
         reply = self._ask("judge_answer.j2", question, reference, answer)
@@ -65,18 +62,10 @@ class Judge:
         return _scored(reply.reply, word, good="same")
 
     def _ask(self, template: str, question: str, reference: str, answer: str) -> Verdict:
-        messages = [
-            Message("system", render("judge_system.j2")),
-            Message("user", render(template, question=question, reference=reference,
-                                   answer=answer)),
-        ]
-        try:
-            completion = self.model.complete(messages, max_tokens=self.max_tokens,
-                                             temperature=0.0)
-        except Exception as exc:  # any model failure is data: the episode is unscored
-            line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            return Verdict(None, error=f"judge model failed: {line}")
-        return Verdict(None, reply=completion.text or "")
+        reply = self.roles[template].ask(question=question, reference=reference, answer=answer)
+        if reply.value is None:  # any model failure is data: the episode is unscored
+            return Verdict(None, error=f"judge {reply.error}")
+        return Verdict(None, reply=reply.value or "")
 
 
 def _verdict_word(reply: str, allowed: tuple[str, ...]) -> str | None:

@@ -25,8 +25,8 @@ from pathlib import Path
 import yaml
 
 from colorbrowser.actions import parse_action
-from colorbrowser.agent.operator import Decision, OperatorView
 from colorbrowser.errors import ActionParseError, ModelError, UserError
+from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 
 ANY_SEED = "*"
@@ -95,7 +95,7 @@ class ReplayOperator:
         self.actions = list(actions)
         self.position = 0
 
-    def decide(self, view: OperatorView) -> Decision:
+    def decide(self, view: DecisionView) -> Decision:
         if self.position >= len(self.actions):
             text = "stop()"
             thought = "the scripted actions are used up"

@@ -124,7 +124,7 @@ class EpisodeWorker:
         return self._choice
 
     def knowledge(self, settings: Settings) -> KnowledgeBase | None:
-        from colorbrowser.knowledge.hook import open_knowledge
+        from colorbrowser.knowledge.store import open_knowledge
 
         agent = settings.agent
         key = (str(settings.paths.knowledge), agent.knowledge, agent.tips_embeddings)
@@ -177,14 +177,14 @@ class EpisodeWorker:
         task = self.suite().suite.task(job.task, seed=job.seed)
         env = self.browser(settings)
         if job.replay is not None:
-            model, operator, kb = NoModel(), ReplayOperator(job.replay), None
+            model, decider, kb = NoModel(), ReplayOperator(job.replay), None
         else:
-            model, operator, kb = self.model(settings.model), None, self.knowledge(settings)
+            model, decider, kb = self.model(settings.model), None, self.knowledge(settings)
         timer = threading.Timer(job.timeout + job.kill_grace, self._kill)
         timer.daemon = True
         timer.start()
         try:
-            return run_task_episode(task, settings, env=env, model=model, operator=operator,
+            return run_task_episode(task, settings, env=env, model=model, decider=decider,
                                     run_dir=job.run_dir, kb=kb, timeout=job.timeout)
         finally:
             timer.cancel()

@@ -1,6 +1,6 @@
-"""Human in the loop: failure triggers, the LLM critic, asking a person, adapt/review.
+"""Human in the loop: failure triggers, the LLM critic, asking a person, review.
 
-The loop wiring is ``TriggerHook`` (hook.py), built by the agent factory from
+The loop wiring is ``TriggerHook`` (hook.py), built by run/factory.py from
 ``settings.hitl``. Anything that can answer a ``HelpRequest`` with a ``HelpAnswer``
 is an ``Asker``: the terminal today, the web panel later. Names load on first use.
 """
@@ -24,8 +24,6 @@ _EXPORTS = {
     "TriggerHook": "colorbrowser.hitl.hook",
     "build_trigger_hook": "colorbrowser.hitl.hook",
     "TerminalAsker": "colorbrowser.hitl.terminal",
-    "QueueAsker": "colorbrowser.hitl.adapt",
-    "run_task": "colorbrowser.hitl.adapt",
     "review": "colorbrowser.hitl.review",
 }
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from colorbrowser.agent.state import HistoryEntry
-from colorbrowser.errors import ModelError
 from colorbrowser.llm.jsonreply import json_object
-from colorbrowser.llm.prompts import render
+from colorbrowser.llm.prompts import clip_page
+from colorbrowser.llm.role import Role
 from colorbrowser.protocols import Model
+from colorbrowser.steps import CriticNote, HistoryEntry
 from colorbrowser.types import Constraint, Message, Observation, Usage
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -44,6 +44,10 @@ class Verdict:
             return {"error": self.error}
         return {"verdict": "consistent" if self.consistent else "inconsistent",
                 "reason": self.reason}
+
+    def note(self) -> CriticNote:
+        """The verdict as the step record keeps it."""
+        return CriticNote.model_validate(self.to_json())
 
 
 def critic_grammar() -> str:
@@ -77,35 +81,30 @@ class Critic:
         self.model = model
         self.every = max(1, every)
         self.page_chars = page_chars
-        self.template_dir = template_dir or TEMPLATE_DIR
+        self.role: Role[tuple[bool, str]] = Role(
+            model, system="critic_system.j2", user="critic_user.j2", parse=parse_verdict,
+            templates=[template_dir, TEMPLATE_DIR],
+            constraint=Constraint(grammar=critic_grammar(), json_schema=VERDICT_SCHEMA),
+            max_tokens=160)
 
     def due(self, actions_done: int) -> bool:
         """After every ``every``-th action (never before the first one)."""
         return actions_done > 0 and actions_done % self.every == 0
 
+    def context(self, goal: str, entry: HistoryEntry, obs: Observation) -> dict[str, object]:
+        return {"goal": goal, "step": entry.step, "thought": entry.thought,
+                "action": entry.action, "outcome": _outcome(entry), "url": obs.url,
+                "title": obs.title, "page": clip_page(obs.axtree, self.page_chars)}
+
     def messages(self, goal: str, entry: HistoryEntry, obs: Observation) -> list[Message]:
-        page = obs.axtree
-        if len(page) > self.page_chars:
-            page = page[: self.page_chars] + "\n… (page text cut here for length)"
-        dirs = [self.template_dir, TEMPLATE_DIR]
-        user = render("critic_user.j2", dirs, goal=goal, step=entry.step,
-                      thought=entry.thought, action=entry.action, outcome=_outcome(entry),
-                      url=obs.url, title=obs.title, page=page)
-        image = obs.screenshot if getattr(self.model, "vision", False) else None
-        return [Message("system", render("critic_system.j2", dirs)),
-                Message("user", user, images=[image] if image else [])]
+        return self.role.messages(images=[obs.screenshot] if obs.screenshot else [],
+                                  **self.context(goal, entry, obs))
 
     def check(self, goal: str, entry: HistoryEntry, obs: Observation) -> Verdict:
-        try:
-            completion = self.model.complete(
-                self.messages(goal, entry, obs),
-                constraint=Constraint(grammar=critic_grammar(), json_schema=VERDICT_SCHEMA),
-                max_tokens=160,
-            )
-        except ModelError as exc:
-            return Verdict(None, error=f"critic model failed: {exc}")
-        try:
-            consistent, reason = parse_verdict(completion.text)
-        except ValueError as exc:
-            return Verdict(None, error=str(exc), usage=completion.usage)
-        return Verdict(consistent, reason, usage=completion.usage)
+        reply = self.role.ask(images=[obs.screenshot] if obs.screenshot else [],
+                              **self.context(goal, entry, obs))
+        if reply.value is None:
+            error = f"critic {reply.error}" if reply.failure is not None else reply.error
+            return Verdict(None, error=error, usage=reply.usage)
+        consistent, reason = reply.value
+        return Verdict(consistent, reason, usage=reply.usage)

@@ -12,9 +12,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from colorbrowser.agent.hooks import Hook
 from colorbrowser.config import HitlSettings
 from colorbrowser.errors import Aborted, ColorBrowserError
 from colorbrowser.hitl.asking import Asker, HelpAnswer, HelpRequest, scope_matches
@@ -23,12 +22,12 @@ from colorbrowser.hitl.triggers import Detector, PageMark, Trace, Trigger
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
 from colorbrowser.knowledge.tip import InvalidTip, Tip
+from colorbrowser.protocols import EpisodeView, Hook
+from colorbrowser.steps import HelpNote, StepContext, TriggerNote
+from colorbrowser.types import Observation
 
 if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode
-    from colorbrowser.agent.state import StepContext
     from colorbrowser.knowledge.store import KnowledgeBase
-    from colorbrowser.types import Observation
 
 log = logging.getLogger(__name__)
 RECENT_ACTIONS = 5
@@ -52,36 +51,38 @@ class TriggerHook(Hook):
     def can_store(self) -> bool:
         return self.kb is not None and not self.kb.readonly
 
-    def on_start(self, episode: Episode) -> None:
+    def on_start(self, episode: EpisodeView) -> None:
         self.pages, self.fired, self.session_tips = [], [], []
         self._previous_text = None
         if self.detector:
             self.detector.reset()
 
     # -- detection --------------------------------------------------------------
-    def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
+    def before_decide(self, episode: EpisodeView, ctx: StepContext, obs: Observation) -> None:
         self.pages.append(PageMark(ctx.step, obs.url, obs.dom_hash))
         triggers: list[Trigger] = []
         if self.detector:
-            trace = Trace(step=ctx.step, max_steps=episode.settings.max_steps,
-                          pages=self.pages, actions=episode.state.history, title=obs.title,
+            trace = Trace(step=ctx.step, max_steps=episode.max_steps,
+                          pages=self.pages, actions=list(episode.history), title=obs.title,
                           text=obs.axtree, previous_text=self._previous_text)
             triggers += self.detector.check(trace)
         self._previous_text = obs.axtree
         triggers += self._critic(episode, ctx, obs)
         self.fired += triggers
-        ctx.triggers.extend(t.to_json() for t in triggers)
+        ctx.triggers.extend(TriggerNote(kind=t.kind, reason=t.reason, step=t.step)
+                            for t in triggers)
         self._inject_session_tips(ctx, self.aliases.stable(obs.url))
         if triggers and self.asker is not None and not self.closed:
             self._ask(episode, ctx, obs, triggers)
 
-    def _critic(self, episode: Episode, ctx: StepContext, obs: Observation) -> list[Trigger]:
-        history = episode.state.history
+    def _critic(self, episode: EpisodeView, ctx: StepContext,
+                obs: Observation) -> list[Trigger]:
+        history = episode.history
         if self.critic is None or not history or not self.critic.due(len(history)):
             return []
-        verdict = self.critic.check(episode.state.goal, history[-1], obs)
-        episode.state.usage.add(verdict.usage)
-        ctx.extra["critic"] = verdict.to_json()
+        verdict = self.critic.check(episode.goal, history[-1], obs)
+        ctx.usage.add(verdict.usage)
+        ctx.critic = verdict.note()
         if verdict.consistent is not False:
             return []
         trigger = Trigger("critic", f"critic: {verdict.reason or 'page does not fit the intent'}",
@@ -91,31 +92,26 @@ class TriggerHook(Hook):
         return [trigger]
 
     # -- asking -----------------------------------------------------------------
-    def request(self, episode: Episode, ctx: StepContext, obs: Observation,
+    def request(self, episode: EpisodeView, ctx: StepContext, obs: Observation,
                 triggers: list[Trigger]) -> HelpRequest:
-        state = episode.state
-        screenshot = None
-        if episode.trajectory is not None and obs.screenshot:
-            # The same name the step record will use, so the file is not duplicated.
-            rel = episode.trajectory.save_image(f"{ctx.step:04d}.png", obs.screenshot)
-            screenshot = str(episode.trajectory.dir / rel) if rel else None
+        run_dir = episode.run_dir
+        screenshot = str(run_dir / ctx.screenshot) if run_dir and ctx.screenshot else None
         stable = self.aliases.stable(obs.url)
         return HelpRequest.at(
-            "; ".join(t.reason for t in triggers), state.goal, stable,
+            "; ".join(t.reason for t in triggers), episode.goal, stable,
             live_url=obs.url if stable != obs.url else None, step=ctx.step,
-            summary=state.summary, screenshot=screenshot, can_store=self.can_store,
-            last_actions=[h.line() for h in state.recent(RECENT_ACTIONS)],
+            summary=episode.summary, screenshot=screenshot, can_store=self.can_store,
+            last_actions=[h.line() for h in episode.recent(RECENT_ACTIONS)],
             kinds=[t.kind for t in triggers],
-            run_dir=str(episode.trajectory.dir) if episode.trajectory is not None else None,
+            run_dir=str(run_dir) if run_dir is not None else None,
         )
 
-    def _ask(self, episode: Episode, ctx: StepContext, obs: Observation,
+    def _ask(self, episode: EpisodeView, ctx: StepContext, obs: Observation,
              triggers: list[Trigger]) -> None:
         request = self.request(episode, ctx, obs, triggers)
         answer = self.asker.ask(request)
         self.closed = self.closed or answer.closed
-        help_record: dict[str, Any] = {"reason": request.reason, "answer": answer.kind}
-        ctx.extra["help"] = help_record
+        help_record = ctx.help = HelpNote(reason=request.reason, answer=answer.kind)
         if answer.kind == "abort":
             raise Aborted(f"stopped by the person at step {ctx.step}: {request.reason}")
         if answer.kind == "hint" and answer.text.strip():
@@ -126,20 +122,20 @@ class TriggerHook(Hook):
                 self.session_tips.append(tip)
                 self._show(ctx, tip)
 
-    def _tip(self, answer: HelpAnswer, record: dict[str, Any]) -> Tip | None:
+    def _tip(self, answer: HelpAnswer, record: HelpNote) -> Tip | None:
         try:
             tip = answer.tip(tags=["hitl"])
         except InvalidTip as exc:  # an Asker that skipped validation
-            record["error"] = str(exc)
+            record.error = str(exc)
             return None
-        record["tip_id"] = tip.id
-        record["stored"] = False
+        record.tip_id = tip.id
+        record.stored = False
         if self.can_store:
             try:
                 self.kb.add(tip)
-                record["stored"] = True
+                record.stored = True
             except (ColorBrowserError, sqlite3.Error) as exc:
-                record["error"] = f"tip not stored: {exc}"
+                record.error = f"tip not stored: {exc}"
                 log.warning("tip not stored: %s", exc)
         return tip
 

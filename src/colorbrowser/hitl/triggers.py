@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from colorbrowser.actions import spec_for
-from colorbrowser.agent.state import HistoryEntry
 from colorbrowser.config import HitlSettings, compile_phrase
+from colorbrowser.steps import HistoryEntry
 
 
 @dataclass

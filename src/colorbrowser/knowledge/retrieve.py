@@ -27,14 +27,38 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.patterns import compile_pattern, match
 from colorbrowser.knowledge.tip import Tip
 
 if TYPE_CHECKING:
-    from colorbrowser.knowledge.store import KnowledgeBase
+    import numpy as np
+
+
+@dataclass
+class KeywordHit:
+    tip: Tip
+    bm25: float  # higher is better (FTS5's rank, negated)
+    terms: list[str]  # words of the query found in the tip (stemmed match)
+    coverage: float  # IDF-weighted share of the query's words found in the tip, 0..1
+
+
+class TipSource(Protocol):
+    """What the cascade reads from a store (the KnowledgeBase); kept apart so the
+    store can use the cascade without the two importing each other."""
+
+    embedder: Any
+
+    def tips_for_url(self, url: str | None) -> list[Tip]: ...
+
+    def keyword_hits(self, query: str, url: str | None = None,
+                     limit: int = 50) -> list[KeywordHit]: ...
+
+    def vectors(self, tips: list[Tip]) -> dict[str, np.ndarray]: ...
+
+    def embed_goal(self, goal: str) -> np.ndarray: ...
 
 STAGES: tuple[str, ...] = ("url", "keyword", "embedding")
 
@@ -150,7 +174,7 @@ def url_stage(
 
 
 def cascade(
-    kb: KnowledgeBase, url: str | None, goal: str, *, k: int = 3, token_budget: int = 400,
+    kb: TipSource, url: str | None, goal: str, *, k: int = 3, token_budget: int = 400,
     stages: Iterable[str] | None = None, weights: Weights = DEFAULT_WEIGHTS,
     deadline: float = DEADLINE_S, clock: Callable[[], float] = time.monotonic,
 ) -> Found:

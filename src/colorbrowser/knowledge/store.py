@@ -14,7 +14,7 @@ import os
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,6 +25,7 @@ from colorbrowser.errors import UserError
 from colorbrowser.knowledge import review_queue
 from colorbrowser.knowledge.embed import Embedder, default_embedder, embedding_text, text_hash
 from colorbrowser.knowledge.patterns import host_matches_site, match, url_host
+from colorbrowser.knowledge.retrieve import Found, KeywordHit, cascade, query_terms
 from colorbrowser.knowledge.review_queue import STATUSES, QueueItem
 from colorbrowser.knowledge.schema import migrate
 from colorbrowser.knowledge.sqlite_file import BUSY_TIMEOUT_MS, enter_wal, report_damage
@@ -40,7 +41,7 @@ from colorbrowser.knowledge.tip import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from colorbrowser.knowledge.retrieve import Found
+    from colorbrowser.config import Settings
 
 EDITABLE = ("site", "url_patterns", "text", "keywords", "tags", "kind", "url_template", "author")
 OnConflict = Literal["error", "replace", "skip"]
@@ -64,14 +65,6 @@ def default_db_path() -> Path:
         return Path(env).expanduser()
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "colorbrowser" / "knowledge.db"
-
-
-@dataclass
-class KeywordHit:
-    tip: Tip
-    bm25: float  # higher is better (FTS5's rank, negated)
-    terms: list[str]  # words of the query found in the tip (stemmed match)
-    coverage: float  # IDF-weighted share of the query's words found in the tip, 0..1
 
 
 @dataclass
@@ -316,7 +309,6 @@ class KnowledgeBase:
         Each hit also says which of the query's words it contains and what share of the
         query's information (IDF-weighted) that is, so that one common word shared by
         chance does not look like a strong match."""
-        from colorbrowser.knowledge.retrieve import query_terms
 
         terms = query_terms(query)
         host = url_host(url or "")
@@ -419,7 +411,6 @@ class KnowledgeBase:
         stages: Iterable[str] | None = None,
     ) -> Found:
         """Tips for this page and goal, best first, with why each one matched."""
-        from colorbrowser.knowledge.retrieve import cascade
 
         return cascade(self, url, goal, k=k, token_budget=token_budget, stages=stages)
 
@@ -464,3 +455,15 @@ class KnowledgeBase:
             if review_queue.resolve(conn, item_id, status, tip_id).rowcount == 0:
                 raise UserError(f"no review item {item_id}")
         return self.queue_get(item_id)
+
+
+def open_knowledge(settings: Settings, stack: ExitStack) -> KnowledgeBase | None:
+    """The store the settings ask for, closed with ``stack``; None when knowledge is off."""
+    mode = settings.agent.knowledge
+    if mode == "off":
+        return None
+    path = settings.paths.knowledge or default_db_path()
+    kb = KnowledgeBase.open(path, readonly=mode == "frozen",
+                            embeddings=settings.agent.tips_embeddings)
+    stack.callback(kb.close)
+    return kb

@@ -76,6 +76,13 @@ def render(name: str, dirs: Sequence[Path | str | None], /, *, fence: Fence | No
     return template.render(fence=fence or Fence(), **context).strip() + "\n"
 
 
+def clip_page(text: str, limit: int) -> str:
+    """Page text cut to ``limit`` characters, saying so, for roles with a small context."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + "\n… (page text cut here for length)"
+
+
 def fenced_spans(text: str) -> list[tuple[int, int]]:
     """Where fenced regions are in a rendered prompt: (start, end) of each, markers
     included. Tests use it to prove page text never sits outside a fence."""

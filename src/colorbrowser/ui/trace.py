@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from pydantic import BaseModel
 
 from colorbrowser.errors import writing_where_told
 from colorbrowser.evaluation.records import EpisodeRecord
+from colorbrowser.steps import Step
 from colorbrowser.ui.images import data_uri, inside
 
 TRACE = "trace.html"
@@ -59,6 +61,7 @@ class Tokens:
 @dataclass
 class StepView:
     number: int
+    actor: str
     url: str
     title: str
     thought: str
@@ -111,7 +114,7 @@ def read_json(path: Path, notices: list[str]) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def read_step_lines(path: Path, notices: list[str]) -> list[dict[str, Any]]:
+def read_step_lines(path: Path, notices: list[str]) -> list[Step]:
     """Steps up to the first unreadable line; a crash mid-write tears only the last."""
     if not path.exists():
         notices.append("steps.jsonl is missing: no step was recorded")
@@ -122,7 +125,7 @@ def read_step_lines(path: Path, notices: list[str]) -> list[dict[str, Any]]:
         notices.append(f"steps.jsonl could not be read ({exc.strerror})")
         return []
     lines = [line for line in text.splitlines() if line.strip()]
-    steps: list[dict[str, Any]] = []
+    steps: list[Step] = []
     for number, line in enumerate(lines, 1):
         try:
             data = json.loads(line)
@@ -132,40 +135,50 @@ def read_step_lines(path: Path, notices: list[str]) -> list[dict[str, Any]]:
                            f"writing it?); {left} line(s) from there are not shown")
             break
         if isinstance(data, dict):
-            steps.append(data)
+            steps.append(Step.read(data, number))
     return steps
 
 
-def step_view(run_dir: Path, data: dict[str, Any], index: int) -> StepView:
-    result = data.get("result") if isinstance(data.get("result"), dict) else {}
-    notices = [("format error", _text(e)) for e in _list(data.get("format_errors"))]
-    if data.get("reply"):
-        notices.append(("model reply", _text(data["reply"])))
-    for key, label in (("last_error", "page error"), ("dialog", "dialog"),
-                       ("summarizer_error", "summarizer error"), ("critic", "critic"),
-                       ("shortcut", "shortcut")):
-        if data.get(key):
-            notices.append((label, _text(data[key])))
+def step_view(run_dir: Path, step: Step) -> StepView:
+    result = step.result
+    notices = [("format error", e) for e in step.format_errors]
+    if step.reply:
+        notices.append(("model reply", step.reply))
+    if not step.executed:
+        notices.append(("not run", result.error or "the gate stopped it"))
+    for gate in step.gate:
+        if gate.verdict != "run" or gate.edited_from:
+            what = f"{gate.verdict} by {gate.by}" + (f": {gate.reason}" if gate.reason else "")
+            if gate.edited_from:
+                what += f" (decided: {gate.edited_from})"
+            notices.append(("gate", what))
+    for label, value in (("page error", step.last_error), ("dialog", step.dialog),
+                         ("summarizer error", step.summarizer_error),
+                         ("critic", _note(step.critic)), ("shortcut", _note(step.shortcut))):
+        if value:
+            notices.append((label, value))
     return StepView(
-        number=_int(data.get("step")) or index,
-        url=_text(data.get("url")),
-        title=_text(data.get("title")),
-        thought=_text(data.get("thought")),
-        action=_text(data.get("action")) or "(no valid action)",
-        ok=bool(result.get("ok", True)),
-        error=_text(result.get("error")),
-        output=_text(result.get("output")),
-        answer=_text(result["answer"]) if result.get("answer") is not None else None,
-        summary=_text(data.get("memory")),
-        tips=[_text(t) for t in _list(data.get("tips"))],
-        hints=[_text(h) for h in _list(data.get("hints"))],
-        notes=[_text(n) for n in _list(data.get("notes"))],
-        triggers=[_trigger(t) for t in _list(data.get("triggers"))],
+        number=step.step,
+        actor=step.actor,
+        url=step.url,
+        title=step.title,
+        thought=step.thought,
+        action=step.action or "(no valid action)",
+        ok=result.ok,
+        error=result.error or "",
+        output=result.output or "",
+        answer=result.answer,
+        summary=step.memory,
+        tips=list(step.tips),
+        hints=list(step.hints),
+        notes=list(step.notes),
+        triggers=[f"{t.kind}: {t.reason}" for t in step.triggers],
         notices=notices,
-        observation=_text(data.get("observation")),
-        usage=Tokens.of(data.get("usage")),
-        som=Shot.load(run_dir, data.get("som")),
-        screenshot=Shot.load(run_dir, data.get("screenshot")),
+        observation=step.observation,
+        usage=Tokens(step.usage.prompt_tokens, step.usage.completion_tokens, step.usage.cost,
+                     step.usage.calls),
+        som=Shot.load(run_dir, step.som),
+        screenshot=Shot.load(run_dir, step.screenshot),
     )
 
 
@@ -176,8 +189,8 @@ def load_trace(run_dir: Path, record: EpisodeRecord | None = None) -> TraceView:
     meta = read_json(run_dir / "meta.json", notices)
     result = read_json(run_dir / "result.json", notices)
     validation = read_json(run_dir / "validation.json", notices)
-    steps = [step_view(run_dir, data, i)
-             for i, data in enumerate(read_step_lines(run_dir / "steps.jsonl", notices), 1)]
+    steps = [step_view(run_dir, step) for step in read_step_lines(run_dir / "steps.jsonl",
+                                                                  notices)]
     if not result:
         notices.append("result.json is missing: the episode did not finish")
     if result.get("usage"):
@@ -241,15 +254,9 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _trigger(value: Any) -> str:
-    if isinstance(value, dict):
-        kind, reason = _text(value.get("kind")), _text(value.get("reason"))
-        return f"{kind}: {reason}" if kind and reason else kind or reason or _text(value)
-    return _text(value)
+def _note(value: BaseModel | None) -> str:
+    """A typed note as one line of JSON, the way the page shows details."""
+    return "" if value is None else _text(value.model_dump(exclude_none=True))
 
 
 def _int(value: Any) -> int:

@@ -96,7 +96,7 @@ class Links:
 @cache
 def _templates(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("colorbrowser.evaluation", "templates"),
+        loader=jinja2.PackageLoader("colorbrowser.ui", "templates"),
         undefined=jinja2.StrictUndefined, autoescape=autoescape,
         trim_blocks=True, lstrip_blocks=True)
     env.filters.update(pct=pct, ci=ci, points=points, md=md, clip=clip, mark=mark,

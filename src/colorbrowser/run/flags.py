@@ -1,6 +1,7 @@
-"""Flags for knowledge and human help, shared by ``run``, ``demo`` and ``resume``.
+"""Flags shared by the commands: the model endpoint (every command that talks to a
+model), knowledge and human help (``run``, ``demo``, ``resume``, ``eval``, ``adapt``).
 
-Kept apart from the commands so agent/cli.py can import them without a cycle.
+Kept apart from the commands so every command that starts an episode shares them.
 """
 
 from __future__ import annotations
@@ -10,12 +11,44 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from colorbrowser.config import load_settings
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from colorbrowser.config import Settings
 
 KNOWLEDGE_MODES = ("on", "off", "frozen")
+
+
+# -- the model: every command that talks to one ----------------------------------------
+def model_options(f):
+    """Flags shared by every command that talks to a model."""
+    f = click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Settings file (TOML).")(f)
+    f = click.option("--api-key-env", default=None,
+                     help="Name of an env var holding the API key (keys never go on the "
+                          "command line).")(f)
+    f = click.option("--base-url", default=None,
+                     help="OpenAI-compatible endpoint; without it the offline model runs.")(f)
+    f = click.option("--model", "model_name", default=None, help="Model name at the endpoint.")(f)
+    return f
+
+
+def settings_from_flags(config_path, base_url, model_name, api_key_env, overrides=None):
+    """Settings from the config file, env vars and the shared model flags, with the
+    command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
+    import os
+
+    from colorbrowser.errors import ConfigError
+
+    flags = {("model", "base_url"): base_url, ("model", "model"): model_name}
+    if api_key_env:
+        if not os.environ.get(api_key_env):
+            raise ConfigError(f"environment variable {api_key_env} is not set")
+        flags[("model", "api_key")] = os.environ[api_key_env]
+    given = {key: value for key, value in flags.items() if value is not None}
+    return load_settings(config_path, {**(overrides or {}), **given})  # flags on top
 
 
 # -- flags shared with `run` ----------------------------------------------------------
@@ -50,12 +83,10 @@ def loop_overrides(knowledge: str | None = None, kb_path: Path | None = None,
 # -- what the terminal commands attach to an episode ------------------------------------
 def loop_console_hooks(settings: Settings, console: Console) -> list:
     """The step display, plus which tips were used when knowledge is on."""
-    from colorbrowser.agent.console import ConsoleHook
+    from colorbrowser.run.console import ConsoleHook, KnowledgeConsole
 
     if settings.agent.knowledge == "off":
         return [ConsoleHook(console)]
-    from colorbrowser.knowledge.hook import KnowledgeConsole
-
     return [ConsoleHook(console), KnowledgeConsole(console)]
 
 

@@ -1,7 +1,8 @@
-"""Wire settings into a ready episode: model, browser, memory, trajectory.
+"""Wire settings into a ready episode: model, browser, memory, knowledge, triggers,
+trajectory.
 
-The CLI, the evaluation runner and the copilot all start episodes through here,
-so a setting means the same thing everywhere.
+The CLI, the evaluation runner, adapt and the copilot all start episodes through
+here, so a setting means the same thing everywhere.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from colorbrowser import __version__
-from colorbrowser.agent.hooks import Hook
-from colorbrowser.agent.loop import Episode, now_iso
-from colorbrowser.agent.memory import FullHistory, Memory, NoMemory
+from colorbrowser.agent.loop import Episode
+from colorbrowser.agent.memory import FullHistory, NoMemory
 from colorbrowser.agent.operator import Operator
+from colorbrowser.agent.state import now_iso
 from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, lock_run_dir, slugify
 from colorbrowser.config import ModelSettings, Settings
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
-from colorbrowser.protocols import Environment, Model
+from colorbrowser.knowledge.store import open_knowledge
+from colorbrowser.protocols import Decider, Environment, Hook, Memory, Model
+from colorbrowser.steps import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from colorbrowser.hitl.asking import Asker
@@ -84,7 +87,7 @@ def settings_snapshot(settings: Settings) -> dict[str, Any]:
     return settings.model_dump(mode="json")
 
 
-# -- knowledge and human help (issue 4) ---------------------------------------------
+# -- knowledge and human help -------------------------------------------------------
 def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
                     kb: KnowledgeBase | None = None,
                     aliases: SiteAliases = NO_ALIASES) -> list[Hook]:
@@ -95,8 +98,8 @@ def knowledge_hooks(settings: Settings, stack: contextlib.ExitStack,
     """
     if settings.agent.knowledge == "off":
         return []
+    from colorbrowser.agent.knowledge import KnowledgeHook
     from colorbrowser.agent.shortcuts import ShortcutHook
-    from colorbrowser.knowledge.hook import KnowledgeHook, open_knowledge
 
     kb = kb if kb is not None else open_knowledge(settings, stack)
     agent = settings.agent
@@ -129,7 +132,7 @@ def build_episode(
     write_meta: bool = True,
     kb: KnowledgeBase | None = None,
     asker: Asker | None = None,
-    operator: Operator | None = None,
+    decider: Decider | None = None,
     lock: bool = True,
     site_aliases: SiteAliases = NO_ALIASES,
 ) -> Episode:
@@ -137,8 +140,6 @@ def build_episode(
     if settings.agent.knowledge == "off":
         kb = None
     elif kb is None:  # first, so a missing frozen store fails before anything starts
-        from colorbrowser.knowledge.hook import open_knowledge
-
         kb = open_knowledge(settings, stack)
     env = env or open_browser(settings, stack)
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
@@ -151,6 +152,7 @@ def build_episode(
         trajectory = Trajectory(run_dir, redactor)
     if trajectory and write_meta:
         trajectory.write_meta({
+            "schema_version": SCHEMA_VERSION,
             "goal": goal,
             "start_url": start_url,
             "started": now_iso(),
@@ -158,7 +160,7 @@ def build_episode(
             "colorbrowser": __version__,
             "settings": settings_snapshot(settings),
         })
-    operator = operator or Operator(
+    decider = decider or Operator(
         model,
         format_retries=settings.agent.format_retries,
         send_screenshot=settings.agent.send_screenshot,
@@ -166,7 +168,7 @@ def build_episode(
     return Episode(
         goal,
         env,
-        operator,
+        decider,
         settings=settings.agent,
         start_url=start_url,
         trajectory=trajectory,

@@ -9,12 +9,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from colorbrowser.agent import checkpoint
-from colorbrowser.agent.factory import build_episode
-from colorbrowser.agent.hooks import Hook
-from colorbrowser.agent.loop import Episode, now_iso
+from colorbrowser.agent.loop import Episode
+from colorbrowser.agent.state import now_iso
 from colorbrowser.agent.trajectory import lock_run_dir
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.protocols import Hook, Restorable
+from colorbrowser.run.factory import build_episode
 
 
 def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
@@ -63,10 +64,9 @@ def resume_episode(
         run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, **build,
     )
     episode.state = point.state
-    restore = getattr(episode.memory, "restore", None)
-    if restore:
+    if isinstance(episode.memory, Restorable):
         try:
-            restore(point.memory)
+            episode.memory.restore(point.memory)
         except (TypeError, ValueError) as exc:
             raise UserError(f"the checkpoint's memory is damaged: {exc}") from None
     episode.browser_snapshot = point.browser

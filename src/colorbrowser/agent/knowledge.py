@@ -3,47 +3,28 @@
 ``on`` retrieves and learns (how often a tip was shown, how those episodes ended),
 ``frozen`` retrieves from a store opened read-only (the papers' evaluation
 protocol: nothing changes during a run), ``off`` opens nothing (the ablation).
+This adapter sits beside the shortcuts adapter: the knowledge package itself knows
+nothing of episodes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from colorbrowser.agent.hooks import Hook
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.retrieve import prompt_text
-from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
-from colorbrowser.safe_text import escape
-
-if TYPE_CHECKING:
-    from colorbrowser.agent.loop import Episode
-    from colorbrowser.agent.state import StepContext
-    from colorbrowser.config import Settings
-    from colorbrowser.types import Observation
+from colorbrowser.knowledge.store import KnowledgeBase
+from colorbrowser.protocols import EpisodeView, Hook
+from colorbrowser.steps import EpisodeResult, Step, StepContext, TipWhy
+from colorbrowser.types import Observation
 
 log = logging.getLogger(__name__)
 
 # Shortcuts are shown in their own prompt section; asking for a few more results
 # than k keeps k plain tips when some of the best matches are shortcuts.
 _SHORTCUT_SLACK = 3
-
-
-def open_knowledge(settings: Settings, stack: contextlib.ExitStack) -> KnowledgeBase | None:
-    """The store the settings ask for, closed with ``stack``; None when knowledge is off."""
-    mode = settings.agent.knowledge
-    if mode == "off":
-        return None
-    path = settings.paths.knowledge or default_db_path()
-    kb = KnowledgeBase.open(path, readonly=mode == "frozen",
-                            embeddings=settings.agent.tips_embeddings)
-    stack.callback(kb.close)
-    return kb
 
 
 class KnowledgeHook(Hook):
@@ -67,35 +48,32 @@ class KnowledgeHook(Hook):
     def frozen(self) -> bool:
         return self.kb.readonly
 
-    def on_start(self, episode: Episode) -> None:
+    def on_start(self, episode: EpisodeView) -> None:
         self.shown = {}
 
-    def before_decide(self, episode: Episode, ctx: StepContext, obs: Observation) -> None:
+    def before_decide(self, episode: EpisodeView, ctx: StepContext, obs: Observation) -> None:
         if self.k <= 0:
             return
         try:
-            found = self.kb.search(self.aliases.stable(obs.url), episode.state.goal,
+            found = self.kb.search(self.aliases.stable(obs.url), episode.goal,
                                    k=self.k + _SHORTCUT_SLACK, token_budget=self.token_budget)
         except (ColorBrowserError, sqlite3.Error) as exc:
-            ctx.extra["knowledge_error"] = f"tip retrieval failed: {exc}"
+            ctx.knowledge_error = f"tip retrieval failed: {exc}"
             return
         if found.note:
-            ctx.extra["knowledge_note"] = found.note
+            ctx.knowledge_note = found.note
         chosen = [r for r in found if r.tip.kind != "shortcut"][: self.k]
         for item in chosen:
             if item.tip.id in ctx.tip_ids:
                 continue
             ctx.tips.append(prompt_text(item.tip))
             ctx.tip_ids.append(item.tip.id)
-        ctx.extra["tips_why"] = [
-            {"id": r.tip.id, "score": round(r.score, 3), "why": r.why} for r in chosen
-        ]
+        ctx.tips_why = [TipWhy(id=r.tip.id, score=round(r.score, 3), why=r.why) for r in chosen]
 
-    def after_step(self, episode: Episode, ctx: StepContext, record: dict[str, Any]) -> None:
+    def after_step(self, episode: EpisodeView, ctx: StepContext, step: Step) -> None:
         ids = list(ctx.tip_ids)
-        used = ctx.extra.get("shortcut")
-        if isinstance(used, dict) and used.get("id"):
-            ids.append(str(used["id"]))
+        if ctx.shortcut is not None:
+            ids.append(ctx.shortcut.id)
         new = [i for i in dict.fromkeys(ids) if i not in self.shown]
         if not new:
             return
@@ -103,9 +81,9 @@ class KnowledgeHook(Hook):
         if not self.frozen:
             self._write(lambda: self.kb.record_retrieval(new))
 
-    def on_end(self, episode: Episode, result: dict[str, Any]) -> None:
+    def on_end(self, episode: EpisodeView, result: EpisodeResult) -> None:
         if not self.defer_outcome:
-            self.record_outcome(result.get("status") == "done")
+            self.record_outcome(result.status == "done")
 
     def record_outcome(self, success: bool) -> None:
         """Credit (or blame) every tip shown in this episode; nothing when frozen."""
@@ -120,25 +98,3 @@ class KnowledgeHook(Hook):
             write()
         except (ColorBrowserError, sqlite3.Error) as exc:
             log.warning("could not update tip statistics: %s", exc)
-
-
-class KnowledgeConsole(Hook):
-    """Shows in the terminal which tips and shortcuts the agent was given or used."""
-
-    def __init__(self, console: Console | None = None) -> None:
-        self.console = console or Console(stderr=True)
-        self._last: tuple[list[str], list[str]] | None = None
-
-    def after_step(self, episode: Episode, ctx: StepContext, record: dict[str, Any]) -> None:
-        current = (list(ctx.tip_ids), [s.split(":", 1)[0] for s in ctx.shortcuts])
-        if current != self._last and (current[0] or current[1]):
-            tips = ", ".join(current[0]) or "none"
-            line = f"  [magenta]tips[/] {escape(tips)}"
-            if current[1]:
-                line += f"  [magenta]shortcuts[/] {escape(', '.join(current[1]))}"
-            self.console.print(line)
-        self._last = current
-        used = ctx.extra.get("shortcut")
-        if isinstance(used, dict):
-            self.console.print(f"  [magenta]shortcut used[/] {escape(str(used.get('id')))} "
-                               f"-> {escape(str(used.get('url')))}")

@@ -10,46 +10,18 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from colorbrowser.agent.console import ConsoleHook, print_summary
-from colorbrowser.agent.factory import build_episode, new_run_dir
-from colorbrowser.config import load_settings
 from colorbrowser.errors import UserError
-from colorbrowser.hitl.flags import (
+from colorbrowser.run.console import ConsoleHook, print_summary
+from colorbrowser.run.factory import build_episode, new_run_dir
+from colorbrowser.run.flags import (
     help_options,
     knowledge_options,
     loop_console_hooks,
     loop_overrides,
+    model_options,
+    settings_from_flags,
     terminal_asker,
 )
-
-
-def model_options(f):
-    """Flags shared by every command that talks to a model."""
-    f = click.option("--config", "config_path", type=click.Path(dir_okay=False),
-                     help="Settings file (TOML).")(f)
-    f = click.option("--api-key-env", default=None,
-                     help="Name of an env var holding the API key (keys never go on the "
-                          "command line).")(f)
-    f = click.option("--base-url", default=None,
-                     help="OpenAI-compatible endpoint; without it the offline model runs.")(f)
-    f = click.option("--model", "model_name", default=None, help="Model name at the endpoint.")(f)
-    return f
-
-
-def settings_from_flags(config_path, base_url, model_name, api_key_env, overrides=None):
-    """Settings from the config file, env vars and the shared model flags, with the
-    command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
-    import os
-
-    from colorbrowser.errors import ConfigError
-
-    flags = {("model", "base_url"): base_url, ("model", "model"): model_name}
-    if api_key_env:
-        if not os.environ.get(api_key_env):
-            raise ConfigError(f"environment variable {api_key_env} is not set")
-        flags[("model", "api_key")] = os.environ[api_key_env]
-    given = {key: value for key, value in flags.items() if value is not None}
-    return load_settings(config_path, {**(overrides or {}), **given})  # flags on top
 
 
 @click.command("run")
@@ -146,7 +118,7 @@ def _finish(console: Console, episode, result, as_json: bool) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 def resume_command(run_dir, config_path, base_url, model_name, api_key_env, headed, as_json):
     """Continue a run that was killed, from its last completed step."""
-    from colorbrowser.agent.resume import resume_episode
+    from colorbrowser.run.resume import resume_episode
 
     current = settings_from_flags(config_path, base_url, model_name, api_key_env)
     console = Console(stderr=True)

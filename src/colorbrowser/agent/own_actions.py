@@ -1,0 +1,33 @@
+"""The agent's own actions: they change what it knows, not the page.
+
+``stop`` ends the episode with an answer, ``take_note`` remembers a fact across the
+summary's compaction, ``calculate`` does exact arithmetic; everything else is the
+browser's business.
+"""
+
+from __future__ import annotations
+
+from colorbrowser.agent.calculator import CalculationError, calculate
+from colorbrowser.agent.state import EpisodeState
+from colorbrowser.protocols import Environment
+from colorbrowser.types import Action, ActionResult
+
+NOTE_CHARS = 1000
+
+
+def run_agent_action(state: EpisodeState, env: Environment, action: Action) -> ActionResult:
+    if action.name == "stop":
+        answer = str(action.args[0]) if action.args else ""
+        return ActionResult(done=True, answer=answer, output="episode finished")
+    if action.name == "take_note":
+        text = str(action.args[0]).strip()
+        if not text:
+            return ActionResult.failure("take_note() needs some text to remember")
+        state.notes.append(text[:NOTE_CHARS])
+        return ActionResult(output=f"noted ({len(state.notes)} notes)")
+    if action.name == "calculate":
+        try:
+            return ActionResult(output=calculate(str(action.args[0])))
+        except CalculationError as exc:
+            return ActionResult.failure(f"calculate: {exc}")
+    return env.step(action)
