@@ -8,9 +8,11 @@ Every verdict is logged in the step record (``steps.GateNote``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from colorbrowser.steps import Decision, GateNote
+from colorbrowser.steps import Decision, GateNote, StepContext
 
 
 @dataclass
@@ -30,6 +32,9 @@ class Reject:
     by: str = ""
     waited_ms: float | None = None
 
+    def why(self) -> str:
+        return f"not run: rejected by {self.by}" + (f": {self.reason}" if self.reason else "")
+
 
 @dataclass
 class HandOver:
@@ -38,6 +43,9 @@ class HandOver:
     reason: str = ""
     by: str = ""
     waited_ms: float | None = None
+
+    def why(self) -> str:
+        return f"not run: {self.by} took over" + (f" ({self.reason})" if self.reason else "")
 
 
 @dataclass
@@ -59,3 +67,24 @@ def note(verdict: Verdict, reviewed: Decision) -> GateNote:
         edited = str(reviewed.action) if reviewed.action is not None else None
     return GateNote(verdict=kind, by=verdict.by, reason=getattr(verdict, "reason", None) or None,
                     edited_from=edited, waited_ms=getattr(verdict, "waited_ms", None))
+
+
+class _Reviewer(Protocol):
+    def review(self, episode: Any, ctx: StepContext, decision: Decision) -> Verdict | None: ...
+
+
+def review(hooks: Sequence[_Reviewer], episode: Any, ctx: StepContext,
+           decision: Decision) -> tuple[Verdict, list[GateNote]]:
+    """Ask each hook in turn; an edit is what the next one sees, the first refusal wins."""
+    verdict: Verdict = Run(decision)
+    notes: list[GateNote] = []
+    for hook in hooks:
+        said = hook.review(episode, ctx, verdict.decision)
+        if said is None:
+            continue
+        said.by = said.by or type(hook).__name__
+        notes.append(note(said, verdict.decision))
+        verdict = said
+        if not isinstance(said, Run):
+            break
+    return verdict, notes

@@ -18,6 +18,7 @@ from typing import Any
 from colorbrowser.agent.state import EpisodeState
 from colorbrowser.agent.trajectory import Trajectory, load_steps
 from colorbrowser.errors import UserError
+from colorbrowser.protocols import Restorable
 from colorbrowser.steps import Step
 
 KEEP = 2  # checkpoint files kept; older ones are pruned
@@ -31,6 +32,16 @@ def save(trajectory: Trajectory, step: int, data: dict[str, Any]) -> None:
     trajectory.write_json(f"checkpoints/{step:04d}.json", data)
     for old in sorted((trajectory.dir / "checkpoints").glob("*.json"))[:-KEEP]:
         old.unlink(missing_ok=True)
+
+
+def snapshot(state: EpisodeState, memory: object, env: object) -> dict[str, Any]:
+    """Everything a resumed process needs besides the run's settings."""
+    return {
+        "step": state.step,
+        "state": state.to_json(),
+        "memory": memory.snapshot() if isinstance(memory, Restorable) else None,
+        "browser": env.snapshot() if isinstance(env, Restorable) else None,
+    }
 
 
 def write_pending(trajectory: Trajectory, step: int, action: str | None) -> None:

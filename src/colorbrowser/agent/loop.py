@@ -30,7 +30,7 @@ from colorbrowser.errors import (
     StartPageFailed,
     StepLimitReached,
 )
-from colorbrowser.gate import Abort, HandOver, Reject, Run, Verdict, note
+from colorbrowser.gate import Abort, HandOver, Reject, Run, review
 from colorbrowser.protocols import Decider, Environment, Hook, Memory, Restorable
 from colorbrowser.steps import (
     Actor,
@@ -87,6 +87,10 @@ class Episode:
         self._fresh = True
         return self.obs
 
+    def current(self) -> Observation:
+        """The page as last seen, or as it is now if something acted since."""
+        return self.obs if self._fresh and self.obs else self.observe()
+
     def _open_start(self) -> Observation:
         """The start page, or a blank tab saying why the start page is not there: a
         first step the Operator can act on (goto again), and resume can continue."""
@@ -133,7 +137,7 @@ class Episode:
         decision = self.decider.decide(self.decision_view(obs, ctx))
         self.state.decisions += 1
         self.state.usage.add(decision.usage)
-        verdict, gate = self.review(ctx, decision)
+        verdict, gate = review(self.hooks, self.view, ctx, decision)
         timings = {"observe": t_obs - t0, "decide": time.perf_counter() - t_obs}
         if isinstance(verdict, Abort):
             raise Aborted(verdict.reason or f"stopped at step {ctx.step}")
@@ -142,34 +146,12 @@ class Episode:
                               ctx=ctx, gate=gate, timings=timings)
         return self.hold(decision, verdict, ctx, gate, timings)
 
-    def review(self, ctx: StepContext, decision: Decision) -> tuple[Verdict, list[GateNote]]:
-        """Ask each hook in turn; an edit is what the next one sees, the first refusal wins."""
-        verdict: Verdict = Run(decision)
-        notes: list[GateNote] = []
-        for hook in self.hooks:
-            said = hook.review(self.view, ctx, verdict.decision)
-            if said is None:
-                continue
-            said.by = said.by or type(hook).__name__
-            notes.append(note(said, verdict.decision))
-            verdict = said
-            if not isinstance(said, Run):
-                break
-        return verdict, notes
-
     def hold(self, decision: Decision, verdict: Reject | HandOver, ctx: StepContext,
              gate: list[GateNote], timings: dict[str, float]) -> Step:
         """The gate stopped the decision: record it unrun; a rejection's reason is the
         error the decider reads next, a hand-over makes the next step look again."""
-        obs = self.obs if self._fresh and self.obs else self.observe()
-        if isinstance(verdict, Reject):
-            why = f"not run: rejected by {verdict.by}" + (f": {verdict.reason}"
-                                                          if verdict.reason else "")
-        else:
-            why = f"not run: {verdict.by} took over" + (f" ({verdict.reason})"
-                                                        if verdict.reason else "")
-        step = self.record(ctx.step, "agent", obs, ctx, decision, ActionResult.failure(why),
-                           gate, timings, executed=False)
+        step = self.record(ctx.step, "agent", self.current(), ctx, decision,
+                           ActionResult.failure(verdict.why()), gate, timings, executed=False)
         if isinstance(verdict, HandOver):
             self._fresh = False  # someone else acts: whoever comes next looks again
         return step
@@ -183,7 +165,7 @@ class Episode:
         """Run one action for any actor and record it: the same checkpoint, the same
         trajectory. ``done`` records an action that already took effect (a person's
         captured click); ``obs`` is the page it was taken on, when not the last one."""
-        obs = obs or (self.obs if self._fresh and self.obs else self.observe())
+        obs = obs or self.current()
         ctx = ctx or StepContext(step=self.state.step + 1)
         decision = decision or Decision(thought, action, reply="")
         if self.trajectory is not None:
@@ -223,21 +205,13 @@ class Episode:
             step.screenshot = ctx.screenshot or self.trajectory.save_image(
                 f"{number:04d}.png", obs.screenshot)
             step.som = self.trajectory.save_image(f"{number:04d}-som.png", obs.som)
-            checkpoint.save(self.trajectory, number, self.snapshot())
+            checkpoint.save(self.trajectory, number,
+                            checkpoint.snapshot(self.state, self.memory, self.env))
             self.trajectory.append_step(step)
             checkpoint.clear_pending(self.trajectory)
         for hook in self.hooks:
             hook.after_step(self.view, ctx, step)
         return step
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything a resumed process needs besides the run's settings."""
-        return {
-            "step": self.state.step,
-            "state": self.state.to_json(),
-            "memory": self.memory.snapshot() if isinstance(self.memory, Restorable) else None,
-            "browser": self.env.snapshot() if isinstance(self.env, Restorable) else None,
-        }
 
     # -- the whole episode -----------------------------------------------------------------
     def check_limits(self) -> None:
