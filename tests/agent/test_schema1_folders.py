@@ -34,6 +34,15 @@ def copy_fixture(name: str, dest: Path, pages_url: str | None = None) -> Path:
     return target
 
 
+def killed_after_first_step(run: Path) -> Path:
+    """What a kill after step 1 leaves: one committed line, its checkpoint, no result."""
+    first = (run / "steps.jsonl").read_text().splitlines()[0]
+    (run / "steps.jsonl").write_text(first + "\n")
+    (run / "checkpoints" / "0002.json").unlink()
+    (run / "result.json").unlink()
+    return run
+
+
 def test_old_step_lines_read_as_typed_steps(tmp_path):
     run = copy_fixture("run", tmp_path)
     steps = load_steps(run)
@@ -65,12 +74,7 @@ def test_report_reads_an_old_study(tmp_path):
 
 def test_resume_continues_an_old_run_killed_after_its_first_step(tmp_path, monkeypatch,
                                                                  pages_url):
-    run = copy_fixture("run", tmp_path, pages_url)
-    # What a kill after step 1 leaves: one committed line, its checkpoint, no result.
-    first = (run / "steps.jsonl").read_text().splitlines()[0]
-    (run / "steps.jsonl").write_text(first + "\n")
-    (run / "checkpoints" / "0002.json").unlink()
-    (run / "result.json").unlink()
+    run = killed_after_first_step(copy_fixture("run", tmp_path, pages_url))
     monkeypatch.setenv("COLORBROWSER_API_KEY", "test-token")
     # Scripted model replies: the summarizer's JSON, then the Operator's stop.
     def policy(messages):
@@ -96,3 +100,29 @@ def test_a_damaged_old_line_keeps_what_it_can(tmp_path, broken):
     assert steps[0].action == "take_note('user is ada')"
     if broken.startswith("{"):
         assert steps[-1].step == 3 and steps[-1].usage.total_tokens == 0
+
+
+def test_resume_sends_the_key_only_to_an_endpoint_the_person_names(tmp_path, monkeypatch,
+                                                                   pages_url, capsys):
+    """A run folder is a file anyone could have written: its base_url gets no key unless
+    the person names that endpoint again."""
+    from tests.llm.llm_fake_server import fake_endpoint, ok
+
+    key = "sk-mine-only-7788"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    for named in (False, True):
+        run = killed_after_first_step(copy_fixture("run", tmp_path / str(named), pages_url))
+        with fake_endpoint([ok("<think>done</think><action>stop('x')</action>")] * 8) as server:
+            meta = json.loads((run / "meta.json").read_text())
+            meta["settings"]["model"]["base_url"] = server.url
+            meta["settings"]["agent"]["memory"] = "none"
+            (run / "meta.json").write_text(json.dumps(meta))
+            args = ["resume", str(run)] + (["--base-url", server.url] if named else [])
+            run_cli(args)
+            auth = [r.headers.get("authorization") for r in server.chat_requests]
+        assert auth, "the resumed run asked its model"
+        if named:
+            assert auth == [f"Bearer {key}"] * len(auth)
+        else:
+            assert all(key not in (a or "") for a in auth)
+            assert "not sent to" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from colorbrowser.run.flags import (
     settings_from_flags,
     terminal_asker,
 )
+from colorbrowser.safe_text import escape
 
 
 @click.command("run")
@@ -123,8 +124,11 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
     current = settings_from_flags(config_path, base_url, model_name, api_key_env)
     console = Console(stderr=True)
     with contextlib.ExitStack() as stack:
+        def note(text: str) -> None:
+            console.print(f"[yellow]note[/] {escape(text)}")
+
         episode = resume_episode(Path(run_dir), current, stack, hooks=[ConsoleHook(console)],
-                                 headed=headed)
+                                 headed=headed, notice=note)
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
     return _finish(console, episode, result, as_json)

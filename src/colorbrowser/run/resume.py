@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +35,32 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
     except ValidationError as exc:
         raise ConfigError(f"meta.json settings are damaged: {exc.errors()[0]['msg']}") from None
     model = settings.model.model_copy()
-    model.api_key = current.model.api_key
     if current.model.base_url and current.model.base_url != model.base_url:
         model.base_url = current.model.base_url
+    model.api_key = _key_for(model.base_url, current)
     settings.model = model
     if settings.summarizer_model is not None:
-        settings.summarizer_model.api_key = current.model.api_key
+        summarizer = settings.summarizer_model
+        summarizer.api_key = _key_for(summarizer.base_url, current)
     settings.paths = current.paths
     return settings
+
+
+def _key_for(base_url: str | None, current: Settings) -> Any:
+    """The person's key goes only to an endpoint they configured now: a base_url read
+    from a run folder (which anyone could have written) gets none of its own accord."""
+    if base_url is None or base_url == current.model.base_url:
+        return current.model.api_key
+    return None
+
+
+def foreign_endpoint(meta: dict[str, Any], current: Settings) -> str | None:
+    """The run's own endpoint when it will be used without the person's key."""
+    saved = (meta.get("settings") or {}).get("model") or {}
+    url = saved.get("base_url") if isinstance(saved, dict) else None
+    if url and not current.model.base_url and current.model.api_key is not None:
+        return str(url)
+    return None
 
 
 def resume_episode(
@@ -51,12 +70,16 @@ def resume_episode(
     *,
     hooks: list[Hook] | None = None,
     headed: bool = False,
+    notice: Callable[[str], None] | None = None,
     **build: Any,
 ) -> Episode:
     if Path(run_dir).is_dir():  # before load(), which trims a torn line in steps.jsonl
         lock_run_dir(run_dir, stack)
     point = checkpoint.load(run_dir)
     settings = settings_for_resume(point.meta, current)
+    if (url := foreign_endpoint(point.meta, current)) and notice is not None:
+        notice(f"your API key is not sent to {url}, which comes from the run folder; "
+               f"pass --base-url {url} to send it there")
     if headed:
         settings.browser.headless = False
     episode = build_episode(
