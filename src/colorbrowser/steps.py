@@ -206,6 +206,24 @@ class StepUsage(_Note):
         return cls(prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens,
                    cost=usage.cost, calls=usage.calls)
 
+    @classmethod
+    def read(cls, data: Any) -> StepUsage:
+        """Usage as a file holds it; fields that are not numbers count as 0."""
+        fields = {}
+        for name, kind in (("prompt_tokens", int), ("completion_tokens", int),
+                           ("cost", float), ("calls", int)):
+            try:
+                fields[name] = kind((data or {}).get(name) or 0)
+            except (TypeError, ValueError, AttributeError):
+                fields[name] = kind()
+        return cls(**fields)
+
+    @classmethod
+    def total(cls, parts: list[StepUsage]) -> StepUsage:
+        return cls(prompt_tokens=sum(p.prompt_tokens for p in parts),
+                   completion_tokens=sum(p.completion_tokens for p in parts),
+                   cost=sum(p.cost for p in parts), calls=sum(p.calls for p in parts))
+
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens

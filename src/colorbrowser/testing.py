@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from colorbrowser.static_server import Route, hang, send_html, serve_directory
 
-__all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "send_html",
-           "serve_directory", "user_text"]
+__all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "run_cli",
+           "send_html", "serve_directory", "user_text"]
+
+
+def run_cli(*argv: str) -> int:
+    """``colorbrowser ARGV`` in this process; its exit code (0 when it just returns)."""
+    from colorbrowser.cli import main
+
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
 
 
 def prompt_text(messages) -> str:

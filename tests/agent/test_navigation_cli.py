@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from colorbrowser.cli import main
-from colorbrowser.testing import ScriptedEndpoint, act
+from colorbrowser.testing import ScriptedEndpoint, act, run_cli
 
 SECRET = "LOCAL-SECRET-0042"
 
@@ -18,13 +17,6 @@ SECRET = "LOCAL-SECRET-0042"
 def endpoint_key(monkeypatch):
     monkeypatch.setenv("COLORBROWSER_API_KEY", "test-token")  # ScriptedEndpoint's token
 
-
-def run_cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 @pytest.fixture
@@ -46,9 +38,9 @@ def test_a_hostile_model_reads_no_local_file_and_sends_it_nowhere(tmp_path, caps
     ])
     out = tmp_path / "run"
     with ScriptedEndpoint(lambda messages: next(hostile)) as model:
-        code = run_cli(["run", "steal", "--url", f"{pages_url}/agent/login.html",
+        code = run_cli("run", "steal", "--url", f"{pages_url}/agent/login.html",
                         "--base-url", model.url, "--model", "m", "--knowledge", "off",
-                        "--memory", "none", "--out", str(out)])
+                        "--memory", "none", "--out", str(out))
         bodies = json.dumps(model.requests)
     assert code == 0
     steps = [json.loads(line) for line in (out / "steps.jsonl").read_text().splitlines()]
@@ -64,7 +56,7 @@ def test_a_hostile_model_reads_no_local_file_and_sends_it_nowhere(tmp_path, caps
 def test_a_local_start_page_needs_allow_file_url(tmp_path, capsys):
     page = tmp_path / "report.html"
     page.write_text("<title>Report</title>")
-    code = run_cli(["run", "read", "--url", page.as_uri(), "--out", str(tmp_path / "run")])
+    code = run_cli("run", "read", "--url", page.as_uri(), "--out", str(tmp_path / "run"))
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: --url: file: addresses are off limits")
     assert "--allow-file-url" in err and len(err.strip().splitlines()) == 1
@@ -74,15 +66,15 @@ def test_a_local_start_page_needs_allow_file_url(tmp_path, capsys):
 def test_observe_opens_a_local_page_the_person_trusts(tmp_path, capsys):
     page = tmp_path / "report.html"
     page.write_text("<title>Report</title><button>Approve</button>")
-    assert run_cli(["observe", page.as_uri()]) == 2
+    assert run_cli("observe", page.as_uri()) == 2
     assert "--allow-file-url" in capsys.readouterr().err
-    assert run_cli(["observe", page.as_uri(), "--allow-file-url"]) == 0
+    assert run_cli("observe", page.as_uri(), "--allow-file-url") == 0
     assert "button 'Approve'" in capsys.readouterr().out
 
 
 def test_a_start_page_off_the_host_list_is_refused_up_front(tmp_path, capsys, pages_url):
-    code = run_cli(["run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
-                    "shop.example", "--out", str(tmp_path / "run")])
+    code = run_cli("run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
+                    "shop.example", "--out", str(tmp_path / "run"))
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("error: --url: 127.0.0.1 is not an allowed host (allowed: "
@@ -94,9 +86,9 @@ def test_a_host_list_holds_for_the_model_during_a_run(tmp_path, pages_url):
                     act("done", "stop('x')")])
     out = tmp_path / "run"
     with ScriptedEndpoint(lambda messages: next(replies)) as model:
-        code = run_cli(["run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
+        code = run_cli("run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
                         "127.0.0.1", "--base-url", model.url, "--model", "m",
-                        "--knowledge", "off", "--memory", "none", "--out", str(out)])
+                        "--knowledge", "off", "--memory", "none", "--out", str(out))
     first = json.loads((out / "steps.jsonl").read_text().splitlines()[0])
     assert code == 0
     assert first["result"]["error"] == ("goto refused: localhost is not an allowed host "
@@ -106,8 +98,8 @@ def test_a_host_list_holds_for_the_model_during_a_run(tmp_path, pages_url):
 
 
 def test_a_bad_allowed_host_is_one_line(tmp_path, capsys, pages_url):
-    code = run_cli(["run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
-                    "http://shop.example/", "--out", str(tmp_path / "run")])
+    code = run_cli("run", "x", "--url", f"{pages_url}/agent/login.html", "--allow-hosts",
+                    "http://shop.example/", "--out", str(tmp_path / "run"))
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: command line: browser.allow_hosts")
     assert len(err.strip().splitlines()) == 1

@@ -10,19 +10,11 @@ from pathlib import Path
 import pytest
 
 from colorbrowser.agent.trajectory import load_steps, read_steps
-from colorbrowser.cli import main
-from colorbrowser.testing import ScriptedEndpoint, act
+from colorbrowser.testing import ScriptedEndpoint, act, run_cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schema1"
 RECORDED_AT = "http://127.0.0.1:45999"  # where the recorded pages were served
 
-
-def run_cli(args: list[str]) -> int:
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
 
 
 def copy_fixture(name: str, dest: Path, pages_url: str | None = None) -> Path:
@@ -58,16 +50,16 @@ def test_old_step_lines_read_as_typed_steps(tmp_path):
 def test_view_renders_an_old_run_and_an_old_study(tmp_path, capsys):
     run = copy_fixture("run", tmp_path)
     study = copy_fixture("study", tmp_path)
-    assert run_cli(["view", str(run)]) == 0
+    assert run_cli("view", str(run)) == 0
     page = (run / "trace.html").read_text()
     assert "Step 2" in page and "logged in" in page and "user is ada" in page
-    assert run_cli(["view", str(study)]) == 0
+    assert run_cli("view", str(study)) == 0
     assert (study / "runs" / "default" / "miniwob-click-test-s0" / "trace.html").is_file()
 
 
 def test_report_reads_an_old_study(tmp_path):
     study = copy_fixture("study", tmp_path)
-    assert run_cli(["report", str(study), "--no-thumbnails"]) == 0
+    assert run_cli("report", str(study), "--no-thumbnails") == 0
     report = (study / "report.md").read_text()
     assert "miniwob:click-test" in report
 
@@ -83,7 +75,7 @@ def test_resume_continues_an_old_run_killed_after_its_first_step(tmp_path, monke
         return act("The name is typed.", "stop('logged in again')")
 
     with ScriptedEndpoint(policy) as model:
-        code = run_cli(["resume", str(run), "--base-url", model.url])
+        code = run_cli("resume", str(run), "--base-url", model.url)
     assert code == 0
     steps = load_steps(run)
     assert [s.step for s in steps] == [1, 2]
@@ -118,7 +110,7 @@ def test_resume_sends_the_key_only_to_an_endpoint_the_person_names(tmp_path, mon
             meta["settings"]["agent"]["memory"] = "none"
             (run / "meta.json").write_text(json.dumps(meta))
             args = ["resume", str(run)] + (["--base-url", server.url] if named else [])
-            run_cli(args)
+            run_cli(*args)
             auth = [r.headers.get("authorization") for r in server.chat_requests]
         assert auth, "the resumed run asked its model"
         if named:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from colorbrowser.cli import main
 from colorbrowser.evaluation.records import EpisodeRecord, read_records
+from colorbrowser.testing import run_cli
 
 # Hand-written for seed 0 of each task; the ids are those our observation gives there
 # (e.g. click-checkboxes seed 0: "[1] checkbox 'AU'", "[2] checkbox 'HF2'", "[3] button").
@@ -50,11 +50,7 @@ focus-text:
 
 def run_main(capsys, *argv: str) -> tuple[int, str, str]:
     """``colorbrowser ARGV`` in this process: exit code, stdout, stderr."""
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
+    code = run_cli(*argv)
     out, err = capsys.readouterr()
     return code, out, err
 

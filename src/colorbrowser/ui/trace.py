@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from colorbrowser.errors import writing_where_told
 from colorbrowser.evaluation.records import EpisodeRecord
-from colorbrowser.steps import Step
+from colorbrowser.steps import Step, StepUsage
 from colorbrowser.ui.images import data_uri, inside
 
 TRACE = "trace.html"
@@ -37,25 +37,6 @@ class Shot:
     def load(cls, run_dir: Path, relative: Any) -> Shot:
         name = relative if isinstance(relative, str) else None
         return cls(data_uri(inside(run_dir, name)), name)
-
-
-@dataclass
-class Tokens:
-    prompt: int = 0
-    completion: int = 0
-    cost: float = 0.0
-    calls: int = 0
-
-    @classmethod
-    def of(cls, data: Any) -> Tokens:
-        if not isinstance(data, dict):
-            return cls()
-        return cls(_int(data.get("prompt_tokens")), _int(data.get("completion_tokens")),
-                   _float(data.get("cost")), _int(data.get("calls")))
-
-    @property
-    def total(self) -> int:
-        return self.prompt + self.completion
 
 
 @dataclass
@@ -77,7 +58,7 @@ class StepView:
     triggers: list[str]
     notices: list[tuple[str, str]]  # (label, text): critic, format errors, page errors
     observation: str
-    usage: Tokens
+    usage: StepUsage
     som: Shot
     screenshot: Shot
 
@@ -97,7 +78,7 @@ class TraceView:
     reward: float | None
     success: bool | None
     elapsed: float | None
-    usage: Tokens
+    usage: StepUsage
     steps: list[StepView] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
 
@@ -175,8 +156,7 @@ def step_view(run_dir: Path, step: Step) -> StepView:
         triggers=[f"{t.kind}: {t.reason}" for t in step.triggers],
         notices=notices,
         observation=step.observation,
-        usage=Tokens(step.usage.prompt_tokens, step.usage.completion_tokens, step.usage.cost,
-                     step.usage.calls),
+        usage=step.usage,
         som=Shot.load(run_dir, step.som),
         screenshot=Shot.load(run_dir, step.screenshot),
     )
@@ -193,13 +173,8 @@ def load_trace(run_dir: Path, record: EpisodeRecord | None = None) -> TraceView:
                                                                   notices)]
     if not result:
         notices.append("result.json is missing: the episode did not finish")
-    if result.get("usage"):
-        usage = Tokens.of(result["usage"])
-    else:
-        usage = Tokens()
-        for step in steps:
-            for name in ("prompt", "completion", "cost", "calls"):
-                setattr(usage, name, getattr(usage, name) + getattr(step.usage, name))
+    usage = StepUsage.read(result.get("usage")) if result.get("usage") else StepUsage.total(
+        [step.usage for step in steps])
     reward = validation.get("reward", record.reward if record else None)
     success = validation.get("success", record.success if record else None)
     return TraceView(
@@ -257,13 +232,6 @@ def _text(value: Any) -> str:
 def _note(value: BaseModel | None) -> str:
     """A typed note as one line of JSON, the way the page shows details."""
     return "" if value is None else _text(value.model_dump(exclude_none=True))
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 def _float(value: Any) -> float:
