@@ -5,8 +5,8 @@ inside functions and under TYPE_CHECKING alike.
     core (types, steps, gate, protocols, config, errors, actions, ...)
       < llm, browser, knowledge          (side by side: none imports another)
       < agent < hitl < run < evaluation < ui
-      < arena, copilot, explore, demo, doctor, testing
-      < every cli.py module (commands are the glue at the top)
+      < arena, copilot, explore, demo, doctor
+      < every cli.py module (commands are the glue at the top), and testing.py
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ LAYERS = [
     {"run"},
     {"evaluation"},
     {"ui"},
-    {"arena", "copilot", "explore", "demo", "doctor", "testing"},
-    {"cli"},
+    {"arena", "copilot", "explore", "demo", "doctor"},
+    {"cli", "testing"},
 ]
 CORE = {"__init__", "types", "steps", "gate", "protocols", "config", "errors", "actions",
         "static_server", "safe_text", "utf8", "linear_regex"}
