@@ -26,7 +26,7 @@ LAYERS = [
     {"evaluation"},
     {"ui"},
     {"arena", "copilot", "explore", "demo", "doctor"},
-    {"cli", "testing"},
+    {"cli"},
 ]
 CORE = {"__init__", "types", "steps", "gate", "protocols", "config", "errors", "actions",
         "static_server", "safe_text", "utf8", "linear_regex"}
@@ -41,7 +41,7 @@ def room(module: str) -> str:
     parts = module.split(".")[1:]
     if not parts:
         return "core"
-    if parts[-1] in ("cli", "__main__"):
+    if parts[-1] in ("cli", "__main__") or parts == ["testing"]:
         return "cli"
     head = parts[0]
     return "core" if head in CORE else head
