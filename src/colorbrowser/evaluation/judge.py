@@ -1,6 +1,6 @@
 """The LLM judge behind WebArena's ``fuzzy_match`` (and its "N/A" reason check).
 
-Prompts are our own templates in ``prompts/``. The reply must end with a
+Prompts are our own templates in ``templates/``. The reply must end with a
 ``verdict:`` line; a reply without one falls back to WebArena's keyword rule
 ("incorrect"/"partially correct" beat "correct", "different" beats "same"), and a
 reply with neither is reported as unclear rather than guessed.
@@ -26,7 +26,7 @@ class Verdict:
     error: str | None = None
 
 
-PROMPTS = Path(__file__).parent / "prompts"
+TEMPLATES = Path(__file__).parent / "templates"
 
 
 class Judge:
@@ -35,7 +35,7 @@ class Judge:
     def __init__(self, model: Model, *, max_tokens: int = 256) -> None:
         self.model = model
         self.roles = {name: Role(model, system="judge_system.j2", user=name, parse=str,
-                                 templates=[PROMPTS], max_tokens=max_tokens, temperature=0.0)
+                                 templates=[TEMPLATES], max_tokens=max_tokens, temperature=0.0)
                       for name in ("judge_answer.j2", "judge_unachievable.j2")}
 
     def answer_matches(self, question: str, reference: str, answer: str) -> Verdict:
