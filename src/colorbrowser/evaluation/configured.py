@@ -34,6 +34,7 @@ PLACEHOLDERS: dict[str, str] = {
     "__MAP__": "WA_MAP",
     "__WIKIPEDIA__": "WA_WIKIPEDIA",
     "__HOMEPAGE__": "WA_HOMEPAGE",
+    "__TRAC__": "WA_TRAC",  # the arena's second tracker (colorbrowser arena)
 }
 AUTH_DIR_VAR = "WA_AUTH_DIR"  # folder with WebArena's .auth/*_state.json files
 START_URL_SEPARATOR = " |AND| "  # several start tabs

@@ -12,20 +12,27 @@ paying for model calls. Script file (YAML)::
       - fill('5', "alice")
       - click('7')
       - stop("done")
+    arena-trac-close-ticket:     # oracle steps name elements by role and name
+      - goto: __TRAC__/ticket/5
+      - click: {role: button, name: Submit changes}
 
+Steps may be oracle steps (``evaluation/oracle.py``): their targets are looked up in
+the current page just before they run, so they survive new element ids.
 When the list runs out the agent calls ``stop()`` with no answer.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from colorbrowser.actions import parse_action
-from colorbrowser.errors import ActionParseError, ModelError, UserError
+from colorbrowser.errors import ModelError, UserError
+from colorbrowser.evaluation.oracle import OracleMiss, decode_step, parse_plan
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 
@@ -59,14 +66,13 @@ class ReplayScript:
             per_seed = value if isinstance(value, dict) else {ANY_SEED: value}
             for seed, actions in per_seed.items():
                 where = f"replay file {path}: {task} seed {seed}"
-                if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                    raise UserError(f"{where}: expected a list of action strings")
-                for text in actions:
-                    try:
-                        parse_action(text)
-                    except ActionParseError as exc:
-                        raise UserError(f"{where}: {exc}") from None
-                script.actions[(_short(str(task)), str(seed))] = list(actions)
+                if not isinstance(actions, list):
+                    raise UserError(f"{where}: expected a list of actions")
+                try:
+                    plan = parse_plan(actions, where)
+                except ValueError as exc:
+                    raise UserError(str(exc)) from None
+                script.actions[(_short(str(task)), str(seed))] = plan.encode()
         return script
 
     def for_task(self, task_id: str, seed: int | None) -> list[str] | None:
@@ -100,8 +106,12 @@ class ReplayOperator:
             text = "stop()"
             thought = "the scripted actions are used up"
         else:
-            text = self.actions[self.position]
             thought = f"scripted action {self.position + 1} of {len(self.actions)}"
+            try:
+                text = decode_step(self.actions[self.position]).action_text(view.obs,
+                                                                            os.environ)
+            except OracleMiss as exc:  # the plan does not fit the page: end, unsolved
+                text, thought = "stop()", f"{thought}: {exc}"
         self.position += 1
         action: Action = parse_action(text)
         return Decision(thought, action, text, Usage())
