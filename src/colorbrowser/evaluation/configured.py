@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from colorbrowser.evaluation import dbmatch, helpers
 from colorbrowser.evaluation import evaluators as ev
-from colorbrowser.evaluation import helpers
 from colorbrowser.evaluation.judge import Judge
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import Suite, TaskEntry, TaskSetupError, TaskSpec, Validation
@@ -96,6 +96,7 @@ class TaskDefinition:
     geolocation: dict[str, Any] | None = None
     unsupported: list[str] = field(default_factory=list)
     source: str = ""  # "file.json#12": where the task came from
+    databases: dict[str, Path] = field(default_factory=dict)  # db_match: site -> SQLite file
 
     def entry(self) -> TaskEntry:
         return TaskEntry(id=self.id, site=self.site, summary=self.goal,
@@ -162,6 +163,8 @@ class ConfiguredTask:
         if "program_html" in spec.eval_types:
             parts["program_html"] = ev.program_html(spec, page, settle_ms=self.settle_ms,
                                                     timeout_ms=self.timeout_ms)
+        if "db_match" in spec.eval_types:
+            parts["db_match"] = dbmatch.db_match(spec, self.definition.databases)
         if "string_match" in spec.eval_types:
             failed = any(p.score == 0 and p.error is None for p in parts.values())
             judge = None if failed else self.judge  # no judge call for a task already failed
