@@ -26,6 +26,8 @@ PLAN = yaml.safe_load("""
 - select_option: {role: combobox, contains: Priority}
   options: major
   wrong: minor
+- click: {role: button, name: Save}
+  wrong: {role: button, name: Cancel}
 - "stop('12')"
 """)
 
@@ -38,14 +40,15 @@ def page(*elements: tuple[str, str, str, bool], url: str = "http://127.0.0.1:810
 
 def test_a_plan_mixes_action_strings_and_steps_that_name_their_targets():
     plan = parse_plan(PLAN)
-    assert [s.action for s in plan.steps] == ["goto", "click", "fill", "select_option", "stop"]
+    assert [s.action for s in plan.steps] == ["goto", "click", "fill", "select_option",
+                                              "click", "stop"]
     obs = page(("31", "link", "Roadmap", True), ("40", "textbox", "Summary", True),
-               ("41", "combobox", "Priority:", True))
+               ("41", "combobox", "Priority:", True), ("50", "button", "Save", True))
     env = {"WA_TRAC": "http://127.0.0.1:8203/"}
     texts = [s.action_text(obs, env) for s in plan.steps]
     assert texts == ["goto('http://127.0.0.1:8203/ticket/5')", "click('31')",
                      "fill('40', 'Crash on import')", "select_option('41', 'major')",
-                     "stop('12')"]
+                     "click('50')", "stop('12')"]
 
 
 def test_the_file_form_survives_a_round_trip_through_the_encoded_form():
@@ -74,8 +77,10 @@ def test_a_missing_target_is_an_oracle_miss_that_names_it():
 
 def test_mutants_change_the_marked_value_or_drop_the_last_step():
     plan = parse_plan(PLAN)
-    wrong = plan.wrong_value()
-    assert wrong.steps[3].args == ("minor",) and wrong.steps[:3] == plan.steps[:3]
+    wrong = plan.wrong_value()  # the last step that has a wrong value: a click elsewhere
+    assert wrong.steps[4].target.name == "Cancel" and wrong.steps[:4] == plan.steps[:4]
+    earlier = parse_plan(PLAN[:4]).wrong_value()
+    assert earlier.steps[3].args == ("minor",)
     assert plan.without_last().steps == plan.steps[:-1]
     assert plan.mutable and not parse_plan(["stop('1')"]).mutable
     with pytest.raises(ValueError, match="no step"):
@@ -97,6 +102,8 @@ def test_steps_read_as_instructions_for_a_person():
     ({"click": {"role": "link", "name": "A", "near": "B"}}, "unknown target key 'near'"),
     ({"fill": {"role": "textbox", "name": "A"}}, "fill needs value"),
     ({"click": {"role": "link", "name": "A"}, "wrong": "B"}, "no value for 'wrong'"),
+    ({"fill": {"role": "textbox", "name": "A"}, "value": "x",
+      "wrong": {"role": "textbox", "name": "B"}}, "only a click-like step"),
     ({"click": "12"}, "the target must be a mapping"),
     ("click(", "not a valid call"),
     ({"stop": "1", "value": "2"}, "stop takes no 'value'"),

@@ -22,6 +22,8 @@ plain data. A plan is a list of steps; each step is either
         wrong: minor        # what the "wrong value" mutant uses instead
       - press: {role: searchbox, contains: Search, nth: 0}
         key: Enter
+      - click: {role: link, contains: "#17"}
+        wrong: {role: link, contains: "#18"}   # a click's wrong value is another target
       - stop: "17"
         wrong: "18"
 
@@ -117,6 +119,11 @@ class Step:
         """Whether the step carries a value a mutant can change."""
         return bool(self.args) and self.action not in ("click", "dblclick", "hover")
 
+    @property
+    def valueless(self) -> bool:
+        """An element step whose only value is its target (click, check, ...)."""
+        return self.target is not None and not self.has_value
+
     def action_text(self, obs: Observation | None = None,
                     env: Mapping[str, str] | None = None) -> str:
         """The concrete action for this page: the target's current bid filled in."""
@@ -130,9 +137,11 @@ class Step:
         return format_action(self.action, args)
 
     def mutated(self) -> Step:
-        """The step with its wrong value in place of its own."""
+        """The step with its wrong value (or, for a click, its wrong target) in place."""
         if self.wrong is None:
             raise ValueError("this step has no wrong value")
+        if isinstance(self.wrong, Target):
+            return replace(self, target=self.wrong, wrong=None)
         return replace(self, args=(self.wrong, *self.args[1:]), wrong=None, text=None)
 
     def describe(self) -> str:
@@ -164,7 +173,7 @@ class Step:
             out[self.action] = (self.args[0] if len(self.args) == 1 else
                                 list(self.args) if self.args else None)
         if self.wrong is not None:
-            out["wrong"] = self.wrong
+            out["wrong"] = self.wrong.to_data() if isinstance(self.wrong, Target) else self.wrong
         return out
 
 
@@ -221,7 +230,7 @@ def _target(raw: Any, where: str) -> Target:
         raise ValueError(f"{where}: the target needs a role")
     if (name is None) == (contains is None):
         raise ValueError(f"{where}: the target needs exactly one of name or contains")
-    if not isinstance(name or contains, str):
+    if not isinstance(name if name is not None else contains, str):
         raise ValueError(f"{where}: name and contains are text")
     if isinstance(nth, bool) or not isinstance(nth, int) or nth < 0:
         raise ValueError(f"{where}: nth is a whole number from 0")
@@ -262,6 +271,8 @@ def parse_step(raw: Any, where: str = "step") -> Step:
                 break
         if rest:
             raise ValueError(f"{where}: {spec.name} takes no {sorted(rest)[0]!r}")
+        if isinstance(wrong, Mapping):
+            wrong = _target(wrong, f"{where}: {spec.name} wrong")
         step = Step(spec.name, target, tuple(values), wrong)
     else:
         extra = set(raw) - {key, "wrong"}
@@ -276,8 +287,11 @@ def parse_step(raw: Any, where: str = "step") -> Step:
 
 def _check(step: Step, where: str) -> None:
     """The step formats to a valid action (a placeholder bid stands in for the target)."""
-    if step.wrong is not None and not step.has_value:
-        raise ValueError(f"{where}: {step.action} has no value for 'wrong' to replace")
+    if isinstance(step.wrong, Target) and not step.valueless:
+        raise ValueError(f"{where}: only a click-like step takes another target as 'wrong'")
+    if step.wrong is not None and not step.has_value and not isinstance(step.wrong, Target):
+        raise ValueError(f"{where}: {step.action} has no value for 'wrong' to replace; "
+                         "give another target")
     args = (["1"] if step.target else []) + list(step.args)
     try:
         parse_action(format_action(step.action, args))

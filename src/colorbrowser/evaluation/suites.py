@@ -1,5 +1,5 @@
 """Turn a SUITE argument into a Suite: ``miniwob``, ``miniwob:<names>``, ``webarena``,
-a WebArena ``.json`` file or a ``.yaml`` task file."""
+``arena[:<apps>|:<file>.json]``, a WebArena ``.json`` file or a ``.yaml`` task file."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from colorbrowser.evaluation.task import Suite, TaskEntry
 from colorbrowser.evaluation.taskfiles import load_webarena, load_yaml
 from colorbrowser.protocols import Model
 
-USAGE = ("expected miniwob, miniwob:<task>[,<task>...], webarena, "
+USAGE = ("expected miniwob, miniwob:<task>[,<task>...], webarena, arena[:<app>,...], "
          "a WebArena .json file or a .yaml task file")
 
 
@@ -63,6 +63,10 @@ def open_suite(spec: str, *, judge: Model | None = None,
                 suite.close()
                 raise
         return SuiteChoice(suite, names or None)
+    if spec == "arena" or spec.startswith("arena:"):
+        from colorbrowser.evaluation.arena_suite import open_arena  # the arena is optional
+
+        return SuiteChoice(open_arena(spec, judge=judge, env=env))
     if spec == "webarena":
         path = webarena_test_file()
         return SuiteChoice(ConfigSuite("webarena", load_webarena(path, env=env), judge=judge))
