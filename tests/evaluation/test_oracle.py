@@ -124,12 +124,23 @@ def test_the_replay_agent_runs_oracle_steps_against_the_current_page(tmp_path):
     assert str(operator.decide(OperatorView("g", page(), 2, 5)).action) == "stop('done')"
 
 
-def test_the_replay_agent_stops_unanswered_when_a_target_is_missing():
+def test_the_replay_agent_waits_a_little_for_a_target_then_stops_unanswered():
     operator = ReplayOperator(parse_plan([{"click": {"role": "link", "name": "Roadmap"}}])
                               .encode())
-    decision = operator.decide(OperatorView("g", page(), 1, 5))
+    waits = [operator.decide(OperatorView("g", page(), n, 9)) for n in range(3)]
+    assert [str(d.action) for d in waits] == ["scroll(0, 0)"] * 3
+    decision = operator.decide(OperatorView("g", page(), 4, 9))
     assert str(decision.action) == "stop()"
     assert "the link 'Roadmap' is not on" in decision.thought
+
+
+def test_a_target_that_shows_up_while_waiting_is_used():
+    operator = ReplayOperator(parse_plan([{"click": {"role": "link", "name": "Roadmap"}}])
+                              .encode())
+    assert str(operator.decide(OperatorView("g", page(), 1, 9)).action) == "scroll(0, 0)"
+    later = page(("4", "link", "Roadmap", True))
+    assert str(operator.decide(OperatorView("g", later, 2, 9)).action) == "click('4')"
+    assert str(operator.decide(OperatorView("g", later, 3, 9)).action) == "stop()"
 
 
 def test_a_replay_file_with_a_broken_step_is_one_line(tmp_path):

@@ -97,9 +97,12 @@ def _short(task_id: str) -> str:
 class ReplayOperator:
     """Stands where the Operator stands; decides by reading the next scripted action."""
 
+    WAITS = 3  # observations an oracle step waits for its target (a tab fading in)
+
     def __init__(self, actions: list[str]) -> None:
         self.actions = list(actions)
         self.position = 0
+        self.waited = 0
 
     def decide(self, view: DecisionView) -> Decision:
         if self.position >= len(self.actions):
@@ -110,9 +113,14 @@ class ReplayOperator:
             try:
                 text = decode_step(self.actions[self.position]).action_text(view.obs,
                                                                             os.environ)
-            except OracleMiss as exc:  # the plan does not fit the page: end, unsolved
-                text, thought = "stop()", f"{thought}: {exc}"
+            except OracleMiss as exc:
+                if self.waited < self.WAITS:  # look again after a no-op
+                    self.waited += 1
+                    return Decision(f"{thought}: waiting, {exc}", parse_action("scroll(0, 0)"),
+                                    "scroll(0, 0)", Usage())
+                text, thought = "stop()", f"{thought}: {exc}"  # the plan does not fit
         self.position += 1
+        self.waited = 0
         action: Action = parse_action(text)
         return Decision(thought, action, text, Usage())
 
