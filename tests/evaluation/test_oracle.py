@@ -148,3 +148,16 @@ def test_a_replay_file_with_a_broken_step_is_one_line(tmp_path):
     path.write_text(yaml.safe_dump({"t": [{"click": {"role": "link"}}]}))
     with pytest.raises(UserError, match=r"plans.yaml: t seed \* step 1: click: the target"):
         ReplayScript.load(path)
+
+
+def test_a_step_can_wait_for_what_it_makes_appear():
+    plan = parse_plan([{"click": {"role": "link", "name": "like (0)"},
+                        "expect": {"role": "link", "contains": "remove like"}}])
+    assert parse_plan([plan.steps[0].to_data()]) == plan
+    operator = ReplayOperator(plan.encode())
+    assert str(operator.decide(OperatorView("g", page(("3", "link", "like (0)", True)), 1, 9))
+               .action) == "click('3')"
+    still = page(("3", "link", "like (0)", True))
+    assert str(operator.decide(OperatorView("g", still, 2, 9)).action) == "scroll(0, 0)"
+    done = page(("3", "link", "remove like (1)", True))
+    assert str(operator.decide(OperatorView("g", done, 3, 9)).action) == "stop()"

@@ -30,7 +30,10 @@ plain data. A plan is a list of steps; each step is either
 A target has a ``role`` and either an exact ``name`` (spaces collapsed) or a part of
 it (``contains``); ``nth`` picks among several matches in page order (default the
 first). Visible elements are preferred. ``__SITE__`` placeholders are filled from the
-environment (``WA_*`` variables), as in task files.
+environment (``WA_*`` variables), as in task files. Any mapping step may add
+``expect: <target>``: what the page shows once the step has taken effect (a like
+counter that changes in place); the replay agent waits for it before going on, as it
+waits (up to three observations) for a step's own target.
 
 API: ``parse_plan(items) -> Plan``, ``Plan.encode() -> list[str]`` (one string per
 step, what a replay job carries), ``decode_step(text) -> Step``,
@@ -53,6 +56,7 @@ from colorbrowser.types import ElementInfo, Observation
 
 ENCODED = "oracle:"  # prefix of a mapping step carried as a string
 TARGET_KEYS = {"role", "name", "contains", "nth"}
+STEP_KEYS = {"wrong", "expect"}  # what a mapping step may hold besides its action
 _PLACEHOLDER = re.compile(r"__[A-Z][A-Z_]*__")
 
 
@@ -113,6 +117,7 @@ class Step:
     args: tuple[Any, ...] = ()
     wrong: Any = None  # replaces the step's value in the "wrong value" mutant
     text: str | None = None  # set for a plain action string
+    expect: Target | None = None  # shows once the step has taken effect
 
     @property
     def has_value(self) -> bool:
@@ -174,6 +179,8 @@ class Step:
                                 list(self.args) if self.args else None)
         if self.wrong is not None:
             out["wrong"] = self.wrong.to_data() if isinstance(self.wrong, Target) else self.wrong
+        if self.expect is not None:
+            out["expect"] = self.expect.to_data()
         return out
 
 
@@ -249,7 +256,7 @@ def parse_step(raw: Any, where: str = "step") -> Step:
         return Step(action.name, args=tuple(action.args), text=raw)
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where}: expected an action string or a mapping")
-    names = [k for k in raw if k != "wrong" and spec_for(str(k)) is not None]
+    names = [k for k in raw if k not in STEP_KEYS and spec_for(str(k)) is not None]
     if len(names) != 1:
         raise ValueError(f"{where}: a step names exactly one action (known: "
                          f"{', '.join(ACTIONS)})")
@@ -258,9 +265,10 @@ def parse_step(raw: Any, where: str = "step") -> Step:
     assert spec is not None
     params = spec.params
     wrong = raw.get("wrong")
+    expect = _target(raw["expect"], f"{where}: expect") if "expect" in raw else None
     if params and params[0].kind == "bid":
         target = _target(raw[key], f"{where}: {spec.name}")
-        rest = {k: v for k, v in raw.items() if k not in (key, "wrong")}
+        rest = {k: v for k, v in raw.items() if k != key and k not in STEP_KEYS}
         values = []
         for param in params[1:]:
             if param.name in rest:
@@ -273,14 +281,14 @@ def parse_step(raw: Any, where: str = "step") -> Step:
             raise ValueError(f"{where}: {spec.name} takes no {sorted(rest)[0]!r}")
         if isinstance(wrong, Mapping):
             wrong = _target(wrong, f"{where}: {spec.name} wrong")
-        step = Step(spec.name, target, tuple(values), wrong)
+        step = Step(spec.name, target, tuple(values), wrong, expect=expect)
     else:
-        extra = set(raw) - {key, "wrong"}
+        extra = set(raw) - {key, *STEP_KEYS}
         if extra:
             raise ValueError(f"{where}: {spec.name} takes no {sorted(extra)[0]!r}")
         value = raw[key]
         args = tuple(value) if isinstance(value, list) else () if value is None else (value,)
-        step = Step(spec.name, None, args, wrong)
+        step = Step(spec.name, None, args, wrong, expect=expect)
     _check(step, where)
     return step
 

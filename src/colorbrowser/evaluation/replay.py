@@ -32,7 +32,12 @@ import yaml
 
 from colorbrowser.actions import parse_action
 from colorbrowser.errors import ModelError, UserError
-from colorbrowser.evaluation.oracle import OracleMiss, decode_step, parse_plan
+from colorbrowser.evaluation.oracle import (
+    OracleMiss,
+    Target,
+    decode_step,
+    parse_plan,
+)
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 
@@ -103,16 +108,27 @@ class ReplayOperator:
         self.actions = list(actions)
         self.position = 0
         self.waited = 0
+        self.expect: Target | None = None  # what the last step should make appear
 
     def decide(self, view: DecisionView) -> Decision:
+        if self.expect is not None:
+            try:
+                self.expect.find(view.obs)
+            except OracleMiss as exc:
+                if self.waited < self.WAITS:
+                    self.waited += 1
+                    return Decision(f"waiting for the last step to show: {exc}",
+                                    parse_action("scroll(0, 0)"), "scroll(0, 0)", Usage())
+            self.expect, self.waited = None, 0
         if self.position >= len(self.actions):
             text = "stop()"
             thought = "the scripted actions are used up"
         else:
             thought = f"scripted action {self.position + 1} of {len(self.actions)}"
             try:
-                text = decode_step(self.actions[self.position]).action_text(view.obs,
-                                                                            os.environ)
+                step = decode_step(self.actions[self.position])
+                text = step.action_text(view.obs, os.environ)
+                self.expect = step.expect
             except OracleMiss as exc:
                 if self.waited < self.WAITS:  # look again after a no-op
                     self.waited += 1
