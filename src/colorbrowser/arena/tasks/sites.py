@@ -32,7 +32,7 @@ SITES: dict[str, Site] = {s.name: s for s in (
          user="omar"),
     Site("reddit", "forum", "__REDDIT__", "WA_REDDIT", user="urban_gardener86"),
     Site("gitlab", "tracker", "__GITLAB__", "WA_GITLAB", user="liam"),
-    Site("wikipedia", "wiki", "__WIKIPEDIA__", "WA_WIKIPEDIA"),
+    Site("wikipedia", "wiki", "__WIKIPEDIA__", "WA_WIKIPEDIA", user="Emma"),  # for edits
     Site("trac", "trac", "__TRAC__", "WA_TRAC", user="hugo"),
 )}
 STATE_SUFFIX = "_state.json"
