@@ -191,3 +191,23 @@ def prove_command(apps: tuple[str, ...], tasks: str | None, workers: int, out: P
     proofs = prove(suite, tasks, out, workers=workers, timeout=timeout, console=console)
     proven = print_proofs(proofs, Console(width=200))
     raise SystemExit(0 if proven == len(proofs) else 1)
+
+
+@arena.command("plans")
+@click.argument("kind", type=click.Choice(["oracle", "null", "wrong", "truncated", "random"]))
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the replay file here (default: print it).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random agent.")
+@click.option("--steps", type=click.IntRange(1, 100), default=10, show_default=True,
+              help="Random actions before the random agent answers.")
+def plans_command(kind: str, out: Path | None, seed: int, steps: int) -> None:
+    """A replay file for every arena task: its oracle plan, a mutant, nothing, or the
+    random agent. Run it with: colorbrowser eval arena --replay FILE"""
+    from colorbrowser.arena.plans import plans, script, write_script
+
+    found = plans(kind, seed=seed, steps=steps)
+    if out is None:
+        click.echo(script(found), nl=False)
+    else:
+        write_script(found, out)
+        click.echo(f"{len(found)} task(s) -> {out}")

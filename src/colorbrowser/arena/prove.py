@@ -70,9 +70,9 @@ def short(task_id: str) -> str:
 
 
 def write_variant(kind: str, plans: dict[str, Plan], path: Path) -> None:
-    data = {task: VARIANT[kind](plan).encode() or ["stop()"] for task, plan in plans.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+    from colorbrowser.arena.plans import write_script
+
+    write_script({task: VARIANT[kind](plan) for task, plan in plans.items()}, path)
 
 
 def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,

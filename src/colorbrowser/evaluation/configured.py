@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from colorbrowser.evaluation import dbmatch, helpers
+from colorbrowser.evaluation import dbmatch, helpers, webarena_login
 from colorbrowser.evaluation import evaluators as ev
 from colorbrowser.evaluation.judge import Judge
 from colorbrowser.evaluation.spec import EvalSpec
@@ -97,6 +97,7 @@ class TaskDefinition:
     unsupported: list[str] = field(default_factory=list)
     source: str = ""  # "file.json#12": where the task came from
     databases: dict[str, Path] = field(default_factory=dict)  # db_match: site -> SQLite file
+    logins: dict[str, str] = field(default_factory=dict)  # site -> address, to make the state
 
     def entry(self) -> TaskEntry:
         return TaskEntry(id=self.id, site=self.site, summary=self.goal,
@@ -128,6 +129,8 @@ class ConfiguredTask:
         urls = [u.strip() for u in d.start_url.split(START_URL_SEPARATOR)]
         try:
             if d.storage_state is not None:
+                if d.logins:  # WebArena's own sites: log in with their known accounts
+                    webarena_login.ensure_state(d.storage_state, d.logins)
                 state = json.loads(d.storage_state.read_text())
                 if state.get("cookies"):
                     page.context.add_cookies(state["cookies"])

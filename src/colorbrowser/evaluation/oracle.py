@@ -55,6 +55,7 @@ from colorbrowser.errors import ActionParseError, ColorBrowserError
 from colorbrowser.types import ElementInfo, Observation
 
 ENCODED = "oracle:"  # prefix of a mapping step carried as a string
+RANDOM = "random"  # a step of the random agent (evaluation/random_agent.py)
 TARGET_KEYS = {"role", "name", "contains", "nth"}
 STEP_KEYS = {"wrong", "expect"}  # what a mapping step may hold besides its action
 _PLACEHOLDER = re.compile(r"__[A-Z][A-Z_]*__")
@@ -132,6 +133,8 @@ class Step:
     def action_text(self, obs: Observation | None = None,
                     env: Mapping[str, str] | None = None) -> str:
         """The concrete action for this page: the target's current bid filled in."""
+        if self.action == RANDOM:
+            return _random_text(self, obs)
         if self.text is not None:
             return fill(self.text, env)
         args = [fill(a, env) if isinstance(a, str) else a for a in self.args]
@@ -153,6 +156,8 @@ class Step:
         """What a person would be told to do."""
         if self.text is not None:
             return self.text
+        if self.action == RANDOM:
+            return "answer at random" if self.args[2] else "do something at random"
         what = self.target.describe() if self.target else ""
         value = self.args[0] if self.args else None
         phrases = {
@@ -168,6 +173,9 @@ class Step:
         """The step as it is written in a plan file."""
         if self.text is not None:
             return self.text
+        if self.action == RANDOM:
+            seed, step, answer = self.args
+            return {RANDOM: {"seed": seed, "step": step, "answer": answer}}
         spec = ACTIONS[self.action]
         out: dict[str, Any] = {}
         if self.target is not None:
@@ -256,6 +264,8 @@ def parse_step(raw: Any, where: str = "step") -> Step:
         return Step(action.name, args=tuple(action.args), text=raw)
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where}: expected an action string or a mapping")
+    if RANDOM in raw:
+        return _random_step(raw, where)
     names = [k for k in raw if k not in STEP_KEYS and spec_for(str(k)) is not None]
     if len(names) != 1:
         raise ValueError(f"{where}: a step names exactly one action (known: "
@@ -330,3 +340,22 @@ def decode_step(text: str) -> Step:
             raise ValueError(f"broken oracle step {text[:60]!r}: {exc.msg}") from None
         return parse_step(data)
     return parse_step(text)
+
+
+def _random_step(raw: Mapping[str, Any], where: str) -> Step:
+    """``{random: {seed: 3, step: 1, answer: false}}``: the random agent's choice."""
+    spec = raw[RANDOM]
+    if set(raw) != {RANDOM} or not isinstance(spec, Mapping) or \
+            not isinstance(spec.get("seed"), int) or not isinstance(spec.get("step"), int):
+        raise ValueError(f"{where}: a random step is {{random: {{seed: N, step: N}}}}")
+    return Step(RANDOM, args=(spec["seed"], spec["step"], bool(spec.get("answer"))))
+
+
+def _random_text(step: Step, obs: Observation | None) -> str:
+    from colorbrowser.evaluation.random_agent import random_action, random_answer, step_rng
+
+    if obs is None:
+        raise OracleMiss("a random step needs a page")
+    seed, number, answer = step.args
+    rng = step_rng(seed, number, obs.url)
+    return random_answer(obs, rng) if answer else random_action(obs, rng)

@@ -37,6 +37,7 @@ from colorbrowser.evaluation.configured import (
 )
 from colorbrowser.evaluation.dbmatch import databases
 from colorbrowser.evaluation.spec import EvalSpec, describe_error
+from colorbrowser.evaluation.webarena_login import addresses
 
 WEBARENA_PREFIX = "webarena:"
 
@@ -114,12 +115,15 @@ def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
                             f"{seen[task_id]}")
         seen[task_id] = index
         state = None
+        logins: dict[str, str] = {}
         if cfg.storage_state:
             # WebArena writes "./.auth/x_state.json", relative to its checkout.
             state = (Path(auth_dir) / Path(cfg.storage_state).name if auth_dir
                      else Path.cwd() / cfg.storage_state)
             missing = _state_reason(cfg.storage_state, state)
-            if missing:
+            # A missing state of WebArena's known sites is made at setup, by logging in.
+            logins = (addresses(state.name, env) or {}) if missing else {}
+            if missing and not logins:
                 reasons.append(f"{missing} (set {AUTH_DIR_VAR})")
         dbs, no_db = databases(cfg.eval, env)
         definitions.append(TaskDefinition(
@@ -127,7 +131,7 @@ def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
             start_url=cfg.start_url, eval=cfg.eval, storage_state=state,
             geolocation=cfg.geolocation,
             unsupported=helper_reasons(cfg.eval) + reasons + no_db,
-            source=f"{path}#{index}", databases=dbs,
+            source=f"{path}#{index}", databases=dbs, logins=logins,
         ))
     return definitions
 
