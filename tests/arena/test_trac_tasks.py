@@ -4,8 +4,10 @@ the arena suite and the replay agent, on the test arena's own Trac."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from colorbrowser.arena.prove import KINDS, WANT, prove
 from colorbrowser.evaluation.arena_suite import ORDER_VAR
@@ -66,3 +68,32 @@ def test_a_shuffled_run_with_resets_gives_the_same_outcomes(proofs, trac_env, tm
     before = {p.task: (p.rewards["oracle"], p.rewards["null"]) for p in proofs}
     after = {p.task: (p.rewards["oracle"], p.rewards["null"]) for p in again}
     assert after == before
+
+
+def test_a_users_own_webarena_file_runs_on_the_arena(trac_env, tmp_path):
+    """``eval arena:<file>.json``: placeholders and login state come from the arena."""
+    from colorbrowser.config import load_settings
+    from colorbrowser.evaluation.coordinator import StudyOptions, run_study
+
+    tasks = tmp_path / "mine.json"
+    tasks.write_text(json.dumps([{
+        "task_id": 1, "sites": ["trac"], "storage_state": "./.auth/trac_state.json",
+        "start_url": "__TRAC__/", "intent": "Open the roadmap",
+        "eval": {"eval_types": ["url_match"], "reference_url": "__TRAC__/roadmap"}}]))
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("1:\n  - click: {role: link, name: Roadmap}\n")
+    options = StudyOptions(suite=f"arena:{tasks}", study_dir=tmp_path / "study", replay=plan)
+    records = run_study(options, load_settings(), Console(quiet=True)).records
+    assert [(r.task, r.success) for r in records] == [("arena:1", True)]
+
+
+def test_arena_env_prints_exports_for_webarena_files(trac_env, arena_cache, trac_port):
+    from .conftest import cli
+
+    done = cli(arena_cache, "env", "--instance", "2")
+    assert done.returncode == 0, done.stderr
+    lines = dict(line.removeprefix("export ").split("=", 1) for line in done.stdout.split("\n")
+                 if line)
+    assert lines["WA_TRAC"] == f"http://127.0.0.1:{trac_port + 200}"
+    assert lines["WA_DB_TRAC"].endswith("inst/2/trac/env/db/trac.db")
+    assert (Path(lines["WA_AUTH_DIR"]) / "trac_state.json").is_file()
