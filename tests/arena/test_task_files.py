@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from colorbrowser.arena.plans import plans, random_plan, task_ids
-from colorbrowser.arena.prove import evaluator_kinds, load_plans
+from colorbrowser.arena.plans import load_plans, plans, random_plan, task_ids
+from colorbrowser.arena.prove import evaluator_kinds
+from colorbrowser.arena.suite import plan_files, task_files, without_judge
 from colorbrowser.arena.tasks.sites import SITES, merge_states, sites_in_state_name
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.arena_suite import plan_files, task_files, without_judge
 from colorbrowser.evaluation.configured import PLACEHOLDERS
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.taskfiles import load_webarena

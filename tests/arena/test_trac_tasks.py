@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from colorbrowser.arena.prove import KINDS, WANT, prove
-from colorbrowser.evaluation.arena_suite import ORDER_VAR
+from colorbrowser.arena.suite import ORDER_VAR
 from colorbrowser.evaluation.suites import open_suite
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,6 @@ import re
 import pytest
 import yaml
 
-from colorbrowser.agent.operator import OperatorView
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.oracle import (
     OracleMiss,
@@ -16,6 +15,7 @@ from colorbrowser.evaluation.oracle import (
     parse_step,
 )
 from colorbrowser.evaluation.replay import ReplayOperator, ReplayScript
+from colorbrowser.steps import DecisionView
 from colorbrowser.types import ElementInfo, Observation
 
 PLAN = yaml.safe_load("""
@@ -119,17 +119,17 @@ def test_the_replay_agent_runs_oracle_steps_against_the_current_page(tmp_path):
         {"click": {"role": "link", "name": "Roadmap"}}, {"stop": "done"}]}))
     actions = ReplayScript.load(path).require("arena:trac-open", None)
     operator = ReplayOperator(actions)
-    first = operator.decide(OperatorView("g", page(("9", "link", "Roadmap", True)), 1, 5))
+    first = operator.decide(DecisionView("g", page(("9", "link", "Roadmap", True)), 1, 5))
     assert str(first.action) == "click('9')"
-    assert str(operator.decide(OperatorView("g", page(), 2, 5)).action) == "stop('done')"
+    assert str(operator.decide(DecisionView("g", page(), 2, 5)).action) == "stop('done')"
 
 
 def test_the_replay_agent_waits_a_little_for_a_target_then_stops_unanswered():
     operator = ReplayOperator(parse_plan([{"click": {"role": "link", "name": "Roadmap"}}])
                               .encode())
-    waits = [operator.decide(OperatorView("g", page(), n, 9)) for n in range(3)]
+    waits = [operator.decide(DecisionView("g", page(), n, 9)) for n in range(3)]
     assert [str(d.action) for d in waits] == ["scroll(0, 0)"] * 3
-    decision = operator.decide(OperatorView("g", page(), 4, 9))
+    decision = operator.decide(DecisionView("g", page(), 4, 9))
     assert str(decision.action) == "stop()"
     assert "the link 'Roadmap' is not on" in decision.thought
 
@@ -137,10 +137,10 @@ def test_the_replay_agent_waits_a_little_for_a_target_then_stops_unanswered():
 def test_a_target_that_shows_up_while_waiting_is_used():
     operator = ReplayOperator(parse_plan([{"click": {"role": "link", "name": "Roadmap"}}])
                               .encode())
-    assert str(operator.decide(OperatorView("g", page(), 1, 9)).action) == "scroll(0, 0)"
+    assert str(operator.decide(DecisionView("g", page(), 1, 9)).action) == "scroll(0, 0)"
     later = page(("4", "link", "Roadmap", True))
-    assert str(operator.decide(OperatorView("g", later, 2, 9)).action) == "click('4')"
-    assert str(operator.decide(OperatorView("g", later, 3, 9)).action) == "stop()"
+    assert str(operator.decide(DecisionView("g", later, 2, 9)).action) == "click('4')"
+    assert str(operator.decide(DecisionView("g", later, 3, 9)).action) == "stop()"
 
 
 def test_a_replay_file_with_a_broken_step_is_one_line(tmp_path):
@@ -155,9 +155,9 @@ def test_a_step_can_wait_for_what_it_makes_appear():
                         "expect": {"role": "link", "contains": "remove like"}}])
     assert parse_plan([plan.steps[0].to_data()]) == plan
     operator = ReplayOperator(plan.encode())
-    assert str(operator.decide(OperatorView("g", page(("3", "link", "like (0)", True)), 1, 9))
+    assert str(operator.decide(DecisionView("g", page(("3", "link", "like (0)", True)), 1, 9))
                .action) == "click('3')"
     still = page(("3", "link", "like (0)", True))
-    assert str(operator.decide(OperatorView("g", still, 2, 9)).action) == "scroll(0, 0)"
+    assert str(operator.decide(DecisionView("g", still, 2, 9)).action) == "scroll(0, 0)"
     done = page(("3", "link", "remove like (1)", True))
-    assert str(operator.decide(OperatorView("g", done, 3, 9)).action) == "stop()"
+    assert str(operator.decide(DecisionView("g", done, 3, 9)).action) == "stop()"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from colorbrowser.actions import parse_action
-from colorbrowser.agent.operator import OperatorView
 from colorbrowser.evaluation.oracle import parse_plan
 from colorbrowser.evaluation.random_agent import RandomDecider, random_action, step_rng
 from colorbrowser.evaluation.replay import ReplayOperator
+from colorbrowser.steps import DecisionView
 from colorbrowser.types import ElementInfo, Observation
 
 
@@ -37,7 +37,7 @@ def test_random_actions_only_touch_visible_interactive_elements():
 def test_the_same_seed_repeats_the_run_and_another_seed_differs():
     def run(seed):
         decider = RandomDecider(seed, steps=6)
-        return [str(decider.decide(OperatorView("g", page(), n, 9)).action) for n in range(7)]
+        return [str(decider.decide(DecisionView("g", page(), n, 9)).action) for n in range(7)]
 
     assert run(3) == run(3)
     assert run(3) != run(4)
@@ -48,6 +48,6 @@ def test_random_steps_run_through_the_replay_agent():
     plan = parse_plan([{"random": {"seed": 5, "step": 0}},
                        {"random": {"seed": 5, "step": 1, "answer": True}}])
     operator = ReplayOperator(plan.encode())
-    first = str(operator.decide(OperatorView("g", page(), 1, 9)).action)
+    first = str(operator.decide(DecisionView("g", page(), 1, 9)).action)
     assert first == random_action(page(), step_rng(5, 0, page().url))
-    assert str(operator.decide(OperatorView("g", page(), 2, 9)).action).startswith("stop(")
+    assert str(operator.decide(DecisionView("g", page(), 2, 9)).action).startswith("stop(")

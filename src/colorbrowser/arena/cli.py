@@ -154,8 +154,8 @@ def env_command(instance: int) -> None:
               help="Folder for the task files (default: the package's own).")
 def write_tasks_command(groups: tuple[str, ...], out: Path | None) -> None:
     """Write the task files and oracle plans from the built snapshots (maintainers)."""
+    from colorbrowser.arena.suite import tasks_dir
     from colorbrowser.arena.tasks.write import write_tasks
-    from colorbrowser.evaluation.arena_suite import tasks_dir
 
     counts = write_tasks(_arena(0, None).layout, out or tasks_dir(), list(groups) or None,
                          say=click.echo)
@@ -182,7 +182,7 @@ def prove_command(apps: tuple[str, ...], tasks: str | None, workers: int, out: P
 
     from colorbrowser.arena.prove import prove
     from colorbrowser.arena.report import print_proofs
-    from colorbrowser.evaluation.arena_suite import ORDER_VAR
+    from colorbrowser.arena.suite import ORDER_VAR
 
     select(list(apps))
     if shuffle is not None:

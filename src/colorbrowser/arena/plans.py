@@ -9,12 +9,29 @@ from pathlib import Path
 
 import yaml
 
-from colorbrowser.arena.prove import VARIANT, load_plans
+from colorbrowser.arena.suite import plan_files, task_files
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.arena_suite import plan_files, task_files
 from colorbrowser.evaluation.oracle import RANDOM, Plan, parse_plan
 
+# How a proof mutates the oracle: itself, doing nothing, a wrong value, no last step.
+VARIANT = {"oracle": lambda p: p, "null": lambda p: Plan(), "wrong": Plan.wrong_value,
+           "truncated": Plan.without_last}
 KINDS = (*VARIANT, RANDOM)
+
+
+def load_plans(files: list[Path]) -> dict[str, Plan]:
+    """Oracle plans by short task id (``trac-comment-33``), from replay-format files."""
+    plans: dict[str, Plan] = {}
+    for path in files:
+        data = yaml.safe_load(path.read_text("utf-8")) or {}
+        for task, steps in data.items():
+            try:
+                plans[str(task)] = parse_plan(steps, f"{path.name}: {task}")
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+    return plans
+
+
 
 
 def task_ids() -> list[str]:

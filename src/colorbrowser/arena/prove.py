@@ -20,16 +20,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import yaml
-
+from colorbrowser.arena.plans import VARIANT, load_plans, write_script
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.oracle import Plan, parse_plan
+from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.spec import EvalSpec
 
 KINDS = ("oracle", "null", "wrong", "truncated")
 WANT = {"oracle": 1.0, "null": 0.0, "wrong": 0.0, "truncated": 0.0}
-VARIANT = {"oracle": lambda p: p, "null": lambda p: Plan(), "wrong": Plan.wrong_value,
-           "truncated": Plan.without_last}
 
 
 @dataclass
@@ -52,26 +49,11 @@ class Proof:
         return ", ".join(bad)
 
 
-def load_plans(files: list[Path]) -> dict[str, Plan]:
-    """Oracle plans by short task id (``trac-comment-33``), from replay-format files."""
-    plans: dict[str, Plan] = {}
-    for path in files:
-        data = yaml.safe_load(path.read_text("utf-8")) or {}
-        for task, steps in data.items():
-            try:
-                plans[str(task)] = parse_plan(steps, f"{path.name}: {task}")
-            except ValueError as exc:
-                raise UserError(str(exc)) from None
-    return plans
-
-
 def short(task_id: str) -> str:
     return task_id.split(":", 1)[1] if ":" in task_id else task_id
 
 
 def write_variant(kind: str, plans: dict[str, Plan], path: Path) -> None:
-    from colorbrowser.arena.plans import write_script
-
     write_script({task: VARIANT[kind](plan) for task, plan in plans.items()}, path)
 
 
@@ -84,8 +66,8 @@ def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,
     """
     from rich.console import Console
 
+    from colorbrowser.arena.suite import plan_files
     from colorbrowser.config import load_settings
-    from colorbrowser.evaluation.arena_suite import plan_files
     from colorbrowser.evaluation.coordinator import StudyOptions, run_study
     from colorbrowser.evaluation.suites import open_suite
 

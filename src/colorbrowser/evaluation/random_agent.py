@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from colorbrowser.agent.operator import Decision, OperatorView
+from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import ElementInfo, Observation, Usage
 
 CLICKABLE = {"link", "button", "checkbox", "radio", "tab", "menuitem", "option", "switch"}
@@ -58,7 +58,7 @@ class RandomDecider:
         self.steps = steps
         self.done = 0
 
-    def decide(self, view: OperatorView) -> Decision:
+    def decide(self, view: DecisionView) -> Decision:
         rng = step_rng(self.seed, self.done, view.obs.url)
         last = self.done >= self.steps
         text = random_answer(view.obs, rng) if last else random_action(view.obs, rng)

@@ -70,8 +70,7 @@ def addresses(state_name: str, env: Mapping[str, str]) -> dict[str, str] | None:
 
 def log_in_site(site: str, base_url: str) -> dict:
     """Log in to one site; its storage state. Raises ColorBrowserError when refused."""
-    from colorbrowser.arena.apps.base import Account, LoginForm
-    from colorbrowser.arena.login import log_in
+    from colorbrowser.browser.weblogin import Account, LoginForm, log_in
 
     spec = LOGINS[site]
     form = LoginForm(path=spec.path, user_field=spec.user_field,
