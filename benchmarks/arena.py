@@ -81,8 +81,13 @@ def main() -> None:
     parser.add_argument("--proofs", type=Path, default=None,
                         help="proofs.json of an earlier `colorbrowser arena prove` (else prove)")
     parser.add_argument("--workers", type=int, default=1, help="workers of the proof runs")
-    parser.add_argument("--agents", default="", help="also run these agents: oracle,random")
+    parser.add_argument("--agents", default="",
+                        help="also run these agents: oracle,random,offline")
     parser.add_argument("--tasks", default=None, help="task patterns for --agents")
+    parser.add_argument("--offline-tasks", default=None,
+                        help="task patterns for the offline model (default: --tasks)")
+    parser.add_argument("--offline-steps", type=int, default=8,
+                        help="step limit of the offline model's episodes")
     args = parser.parse_args()
 
     arena = Arena(args.instance)
@@ -162,16 +167,27 @@ def agent_table(apps: list[str], args: argparse.Namespace) -> None:
     settings = load_settings(overrides={("browser", "screenshots"): False})
     print(f"{'agent':8} {'tasks':>6} {'success':>8}  command")
     for agent in args.agents.split(","):
-        script = root / f"{agent}.yaml"
-        write_script(plans(agent), script)
-        options = StudyOptions(suite=suite, study_dir=root / agent, tasks=args.tasks,
-                               workers=args.workers, replay=script, timeout=180)
-        records = run_study(options, settings, Console(stderr=True, quiet=True)).records
+        tasks = args.tasks
+        if agent == "offline":  # the offline default model (SmolLM2-135M), no script
+            tasks = args.offline_tasks or args.tasks
+            steps = args.offline_steps
+            run_settings = load_settings(overrides={("browser", "screenshots"): False,
+                                                    ("agent", "max_steps"): steps})
+            options = StudyOptions(suite=suite, study_dir=root / agent, tasks=tasks,
+                                   workers=args.workers, timeout=600)
+            how = f"colorbrowser eval {suite} --max-steps {steps}"
+        else:
+            script = root / f"{agent}.yaml"
+            write_script(plans(agent), script)
+            run_settings = settings
+            options = StudyOptions(suite=suite, study_dir=root / agent, tasks=tasks,
+                                   workers=args.workers, replay=script, timeout=180)
+            how = (f"colorbrowser arena plans {agent} -o {agent}.yaml && "
+                   f"colorbrowser eval {suite} --replay {agent}.yaml")
+        records = run_study(options, run_settings, Console(stderr=True, quiet=True)).records
         ok = sum(r.success for r in records)
         print(f"{agent:8} {len(records):6} {100 * ok / max(len(records), 1):7.1f}%  "
-              f"colorbrowser arena plans {agent} -o {agent}.yaml && colorbrowser eval "
-              f"{suite} --replay {agent}.yaml" + (f" --tasks '{args.tasks}'"
-                                                    if args.tasks else ""))
+              + how + (f" --tasks '{tasks}'" if tasks else ""))
 
 
 if __name__ == "__main__":
