@@ -1,0 +1,137 @@
+"""``colorbrowser explore START``: explore a site or an arena app and write the graph,
+tasks, tips and a training set. START is a URL, ``demo`` (the bundled shop) or an
+arena app's name."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from colorbrowser.errors import UserError
+from colorbrowser.explore.baselines import STRATEGIES
+
+
+class ArenaSandbox:
+    """An arena app: its snapshot is restored hot, and its SQLite files are diffed."""
+
+    def __init__(self, arena, app: str) -> None:
+        self.arena, self.app = arena, app
+        self.name = f"arena {app}"
+
+    def reset(self) -> None:
+        self.arena.reset([self.app])
+
+    def db_paths(self) -> list[Path]:
+        return self.arena.db_paths(self.app)
+
+
+def _hosts(text: str | None, start: str) -> list[str]:
+    host = urlsplit(start).hostname or ""
+    extra = [h.strip() for h in (text or "").split(",") if h.strip()]
+    return [host, *extra] if host else extra
+
+
+@click.command("explore")
+@click.argument("start")
+@click.option("--budget", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Browser actions to spend, backtracking included.")
+@click.option("--allow", "allow", default=None,
+              help="More hosts the browser may reach (the start host always may).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Folder for the exploration (run again to resume).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="ours", show_default=True,
+              help="ours (SCALE-Hop) or a baseline.")
+@click.option("--instance", type=click.IntRange(0, 50), default=0, show_default=True,
+              help="Arena instance, when START is an arena app.")
+@click.option("--user", default=None, help="Arena app: explore logged in as this seeded user.")
+@click.option("--screenshots", type=click.Choice(["all", "nodes", "none"]), default="all",
+              show_default=True)
+@click.option("--tasks/--no-tasks", default=True, show_default=True,
+              help="Synthesise and validate tasks at the end.")
+@click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Knowledge base whose review queue gets the findings.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--headed", is_flag=True)
+def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, screenshots,
+                    tasks, kb_path, config_path, headed):
+    """Explore START: find what the agent cannot predict; write graph, tasks, tips, data."""
+    from colorbrowser.explore.run import ExploreRequest, explore
+
+    console = Console(stderr=True)
+    with contextlib.ExitStack() as stack:
+        site = _site(start, instance, user, stack)
+        out = out_dir or Path("explorations") / _slug(start)
+        request = ExploreRequest(
+            start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
+            allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
+            kb_path=kb_path, config_path=config_path, headed=headed, sandbox=site.sandbox,
+            cookies=site.cookies)
+        with Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
+                      console=console, transient=False) as progress:
+            bar = progress.add_task("explore", total=budget, info="")
+
+            def on_step(state) -> None:
+                progress.update(bar, completed=state.used, total=state.budget,
+                                info=f"states {len(state.graph.nodes)} · findings "
+                                     f"{len(state.graph.findings)}")
+
+            summary = explore(request, on_step=on_step, say=console.print)
+    console.print(summary)
+
+
+class _Site:
+    def __init__(self, url: str, sandbox=None, cookies=None) -> None:
+        self.url, self.sandbox, self.cookies = url, sandbox, cookies
+
+
+def _site(start: str, instance: int, user: str | None, stack: contextlib.ExitStack) -> _Site:
+    """A URL as given; ``demo`` served here; an arena app started from its snapshot."""
+    if start == "demo":
+        from colorbrowser.demo.cli import SITE
+        from colorbrowser.static_server import StaticServer
+
+        server = stack.enter_context(StaticServer(SITE))
+        return _Site(f"{server.url}/index.html", sandbox="browser")
+    from colorbrowser.arena.apps import APPS
+
+    if start in APPS:
+        return _arena_site(start, instance, user, stack)
+    parts = urlsplit(start)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(f"START must be an http(s) URL, 'demo' or an arena app "
+                        f"({', '.join(APPS)}), not {start!r}")
+    if user:
+        raise UserError("--user is for arena apps only")
+    return _Site(start)
+
+
+def _arena_site(app: str, instance: int, user: str | None,
+                stack: contextlib.ExitStack) -> _Site:
+    import json
+
+    from colorbrowser.arena import Arena
+
+    arena = Arena(instance)
+    if app not in arena.running():
+        arena.up([app])
+        stack.callback(arena.down, [app])
+    else:
+        arena.reset([app])
+    cookies = None
+    if user:
+        state = json.loads(arena.login_state(app, user).read_text("utf-8"))
+        cookies = state.get("cookies") or None
+    return _Site(arena.base_url(app) + "/", sandbox=ArenaSandbox(arena, app), cookies=cookies)
+
+
+def _slug(start: str) -> str:
+    from colorbrowser.agent.trajectory import slugify
+
+    return slugify(start.split("://", 1)[-1], 40)
