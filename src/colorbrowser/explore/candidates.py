@@ -9,6 +9,7 @@ which is what the safety rule acts on.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,8 +116,20 @@ def _one(el: ElementInfo, facts: dict[str, Any], rng_pick: int) -> Candidate | N
                      writes=bool(why), why_write=why)
 
 
-def candidates(obs: Observation, facts: PageFacts, pick: int = 0) -> list[Candidate]:
-    """The page's candidates in page order; ``pick`` varies which option a select gets."""
+def _leaves(cand: Candidate, allowed: Callable[[str], bool]) -> bool:
+    """Whether the candidate would send the browser to an address it may not open."""
+    if cand.kind == "link":
+        return not allowed(cand.facts["href"])
+    if cand.kind == "submit":
+        action = (cand.facts.get("form") or {}).get("action") or ""
+        return bool(action) and not allowed(action)
+    return False
+
+
+def candidates(obs: Observation, facts: PageFacts, pick: int = 0,
+               allowed: Callable[[str], bool] = lambda url: True) -> list[Candidate]:
+    """The page's candidates in page order; ``pick`` varies which option a select gets;
+    links and forms leading off the allowed hosts are never candidates."""
     out: list[Candidate] = []
     seen: set[str] = set()
     for el in obs.elements.values():
@@ -126,7 +139,7 @@ def candidates(obs: Observation, facts: PageFacts, pick: int = 0) -> list[Candid
         if not info and not el.interactive:
             continue
         cand = _one(el, info or {"tag": el.tag}, pick)
-        if cand is None or cand.action in seen:
+        if cand is None or cand.action in seen or _leaves(cand, allowed):
             continue
         seen.add(cand.action)
         out.append(cand)

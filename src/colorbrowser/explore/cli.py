@@ -65,8 +65,8 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
 
     console = Console(stderr=True)
     with contextlib.ExitStack() as stack:
-        site = _site(start, instance, user, stack)
         out = out_dir or Path("explorations") / _slug(start)
+        site = _site(start, instance, user, stack, out)
         request = ExploreRequest(
             start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
             allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
@@ -91,14 +91,43 @@ class _Site:
         self.url, self.sandbox, self.cookies = url, sandbox, cookies
 
 
-def _site(start: str, instance: int, user: str | None, stack: contextlib.ExitStack) -> _Site:
+def _previous_start(out: Path) -> str | None:
+    """The start address an earlier run in ``out`` explored (to resume it), if any."""
+    import json
+
+    from colorbrowser.explore.state import STATE_FILE
+
+    try:
+        return json.loads((out / STATE_FILE).read_text("utf-8")).get("start_url")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _demo_site(stack: contextlib.ExitStack, out: Path) -> _Site:
+    """The bundled shop on 127.0.0.1; a resumed run gets the same port and path back,
+    since its graph and paths name them."""
+    from colorbrowser.demo.cli import SITE
+    from colorbrowser.static_server import StaticServer
+
+    token, port = None, 0
+    previous = _previous_start(out)
+    if previous:
+        parts = urlsplit(previous)
+        if parts.hostname == "127.0.0.1" and parts.port:
+            token, port = parts.path.strip("/").split("/", 1)[0], parts.port
+    try:
+        server = stack.enter_context(StaticServer(SITE, token=token, port=port))
+    except OSError as exc:
+        raise UserError(f"cannot serve the demo shop on port {port} again to resume {out} "
+                        f"({exc.strerror}); explore into another --out") from None
+    return _Site(f"{server.url}/index.html", sandbox="browser")
+
+
+def _site(start: str, instance: int, user: str | None, stack: contextlib.ExitStack,
+          out: Path) -> _Site:
     """A URL as given; ``demo`` served here; an arena app started from its snapshot."""
     if start == "demo":
-        from colorbrowser.demo.cli import SITE
-        from colorbrowser.static_server import StaticServer
-
-        server = stack.enter_context(StaticServer(SITE))
-        return _Site(f"{server.url}/index.html", sandbox="browser")
+        return _demo_site(stack, out)
     from colorbrowser.arena.apps import APPS
 
     if start in APPS:

@@ -33,7 +33,7 @@ from colorbrowser.explore.outcome import DbProbe, NetworkLog, Outcome, element_d
 from colorbrowser.explore.pagefacts import PageFacts, read_facts
 from colorbrowser.explore.plans import PlanStep, goto_step, step_of
 from colorbrowser.explore.predict import Prediction, Uncertainty, rule_predict
-from colorbrowser.explore.sandbox import Sandbox, WriteGuard, timed_reset
+from colorbrowser.explore.sandbox import RequestGuard, Sandbox, timed_reset
 from colorbrowser.explore.selector import PREDICTABLE, Picker, ScaleHop
 from colorbrowser.explore.state import ExploreState, load_state
 from colorbrowser.explore.statekey import state_key
@@ -54,6 +54,10 @@ class ExploreConfig:
     strategy: str = "ours"
     screenshots: str = "all"  # all, nodes, none
     backtrack: str = "auto"  # auto, url, replay, snapshot
+
+
+class OutOfBudget(Exception):
+    """The next browser action would exceed the budget."""
 
 
 class ModelPredictor(Protocol):
@@ -89,7 +93,7 @@ class Explorer:
             self.strategy.picker = picker
         self.strategy.load(self.state.strategy_state)
         self.uncertainty = Uncertainty.from_json(self.state.uncertainty)
-        self.guard = WriteGuard() if sandbox is None else None
+        self.guard: RequestGuard | None = None
         self.probe = DbProbe(sandbox.db_paths() if sandbox else [])
         self._context: BrowserContext | None = None
         self.network: NetworkLog | None = None
@@ -123,8 +127,7 @@ class Explorer:
             s.browser = self.env.snapshot()
         if self.guard:
             s.blocked = self.guard.blocked[-200:]
-        if self.network:
-            s.off_list = self.network.off_list[-200:]
+            s.off_list = self.guard.off_list[-200:]
         s.save(self.out)
 
     # ----- the browser ----------------------------------------------------------------
@@ -135,12 +138,12 @@ class Explorer:
         if context is self._context:
             return
         self._context = context
-        policy = self.env.session.policy
-        old = self.network.off_list if self.network else []
-        self.network = NetworkLog(context, policy)
-        self.network.off_list = old
-        if self.guard:
-            self.guard.install(context)
+        self.network = NetworkLog(context)
+        if self.guard is None:
+            self.guard = RequestGuard(self.env.session.policy, writes=self.sandbox is not None)
+            self.guard.blocked = list(self.state.blocked)
+            self.guard.off_list = list(self.state.off_list)
+        self.guard.install(context)
         if self.cookies:
             context.add_cookies(self.cookies)  # type: ignore[arg-type]
 
@@ -158,6 +161,8 @@ class Explorer:
             raise UserError(f"cannot open {self.config.start_url}: {exc}") from None
 
     def _execute(self, text: str) -> ActionResult:
+        if self.state.used >= self.state.budget:
+            raise OutOfBudget
         self._hooks()
         assert self.network is not None
         self.network.start()
@@ -225,7 +230,9 @@ class Explorer:
         opts: list[Option] = []
         cands: dict[str, Candidate] = {}
         seen: set[str] = set()
-        for cand in candidates(obs, facts, pick=node.visits):
+        policy = self.env.session.policy
+        for cand in candidates(obs, facts, pick=node.visits,
+                               allowed=lambda url: policy.refuse_target(url) is None):
             if cand.signature in seen:
                 continue
             seen.add(cand.signature)
@@ -270,14 +277,18 @@ class Explorer:
             if move.kind == "done":
                 s.finished = True
                 break
-            if move.kind == "act" and move.option is not None:
-                self._act(move.option)
-            elif move.kind == "hop" and move.node:
-                self._hop(move.node)
-            elif move.kind == "goto" and move.url:
-                self._goto(move.url, [goto_step(move.url)])
-            else:
-                self._goto(self.config.start_url, [])
+            try:
+                if move.kind == "act" and move.option is not None:
+                    self._act(move.option)
+                elif move.kind == "hop" and move.node:
+                    if not self._hop(move.node):
+                        break
+                elif move.kind == "goto" and move.url:
+                    self._goto(move.url, [goto_step(move.url)])
+                else:
+                    self._goto(self.config.start_url, [])
+            except OutOfBudget:
+                break
             self._save()
             if self.on_step:
                 self.on_step(s)
@@ -300,9 +311,16 @@ class Explorer:
         self.page = self._look(obs, facts, key, path)
         self.state.here_url = obs.url
 
-    def _hop(self, key: str) -> None:
+    def _hop(self, key: str) -> bool:
+        """Backtrack to a node; False when the budget left cannot pay for it."""
         s = self.state
         node = s.graph.nodes[key]
+        method = self.config.backtrack
+        if method == "auto":
+            method = self.backtracker.method_for(node, s.dirty)
+        cost = 1 if method == "url" else len(node.path) + 1
+        if s.used + cost > s.budget:
+            return False
         hop: Hop = self.backtracker.go(node, self.config.backtrack, dirty=s.dirty)
         s.hops.append(hop.to_json())
         if hop.ok:
@@ -312,6 +330,7 @@ class Explorer:
             node.best = 0.0
         assert self.page is not None
         s.here_url = self.page.obs.url
+        return True
 
     def _act(self, option: Option) -> None:
         s = self.state

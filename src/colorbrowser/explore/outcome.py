@@ -9,13 +9,13 @@ import hashlib
 import os
 import re
 import sqlite3
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Request
 
-from colorbrowser.browser.policy import NavigationPolicy
 from colorbrowser.types import Observation
 
 # Tables an app writes on every page view (caches, sessions, logs): not findings.
@@ -56,29 +56,35 @@ def _label(role: str, name: str) -> str:
     return f"{role} {' '.join(name.split())[:60]!r}" if name else role
 
 
+_SHOWN = frozenset({"dialog", "alert", "alertdialog", "status", "listbox", "menu", "region",
+                    "table", "list", "row", "heading"})
+
+
+def _shown(obs: Observation) -> Counter[str]:
+    return Counter(_label(e.role, e.name) for e in obs.elements.values()
+                   if e.visible and (e.interactive or e.role in _SHOWN))
+
+
 def element_diff(before: Observation, after: Observation, same_doc: bool
                  ) -> tuple[list[str], list[str]]:
-    """Controls and landmarks that appeared or went, on one document."""
+    """Controls and landmarks that appeared or went on one document, compared by role
+    and name (a script that re-renders a list gives its rows new ids, not new rows)."""
     if not same_doc:
         return [], []
-    new = [_label(e.role, e.name) for e in after.elements.values()
-           if e.is_new and (e.interactive or e.role in ("dialog", "alert", "status", "listbox",
-                                                        "menu", "region", "table", "list"))]
-    gone = [_label(e.role, e.name) for b, e in before.elements.items()
-            if b not in after.elements and (e.interactive or e.role in ("dialog", "alert"))]
-    return new[:40], gone[:40]
+    old, new = _shown(before), _shown(after)
+    appeared = sorted((new - old).elements())
+    gone = sorted((old - new).elements())
+    return appeared[:40], gone[:40]
 
 
 class NetworkLog:
-    """Every request the browser sends, by Playwright event; hosts off the list counted."""
+    """Every request the browser sends (documents and scripts' calls), by Playwright event."""
 
     KEEP = ("document", "xhr", "fetch", "eventsource", "websocket")
 
-    def __init__(self, context: BrowserContext, policy: NavigationPolicy) -> None:
-        self.policy = policy
+    def __init__(self, context: BrowserContext) -> None:
         self.window: list[list[str]] = []
         self.main_method: str | None = None
-        self.off_list: list[str] = []
         self.total = 0
         context.on("request", self._on_request)
 
@@ -86,8 +92,6 @@ class NetworkLog:
         with contextlib.suppress(Exception):
             self.total += 1
             url = request.url
-            if url.startswith(("http://", "https://")) and self.policy.refuse_target(url):
-                self.off_list.append(url[:200])
             if request.resource_type in self.KEEP:
                 self.window.append([request.method, request.resource_type, url[:300]])
             if request.is_navigation_request() and request.frame.parent_frame is None \

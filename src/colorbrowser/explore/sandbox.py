@@ -1,7 +1,8 @@
 """Safety: what may be tried, and how its effects are undone.
 
 Without a way to reset the site, actions that write are skipped, and a network guard
-aborts any request that is not a GET, HEAD or OPTIONS, so even a script button whose
+aborts any request that is not a GET, HEAD or OPTIONS (and, always, any request
+to a host not on the list), so even a script button whose
 effect no rule foresaw cannot change the site. With a sandbox (an arena app, whose
 snapshot is restored in milliseconds, or the demo shop, whose data lives in the
 browser's storage), writes are tried and the snapshot is restored afterwards.
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Protocol
 
 from playwright.sync_api import BrowserContext, Route
+
+from colorbrowser.browser.policy import NavigationPolicy
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -50,21 +53,31 @@ class BrowserStorageSandbox:
         return []
 
 
-class WriteGuard:
-    """Aborts every request that could write; counts what it stopped."""
+class RequestGuard:
+    """Stops a request before it leaves the browser when its host is not on the list
+    (always) or when it could write and nothing can undo it (``writes=False``);
+    keeps what it stopped. Chromium's host rules alone let IP literals through."""
 
-    def __init__(self) -> None:
-        self.blocked: list[str] = []
+    def __init__(self, policy: NavigationPolicy, *, writes: bool) -> None:
+        self.policy = policy
+        self.writes = writes
+        self.blocked: list[str] = []  # writes stopped
+        self.off_list: list[str] = []  # requests to hosts not allowed
 
     def install(self, context: BrowserContext) -> None:
         context.route("**/*", self._route)
 
     def _route(self, route: Route) -> None:
         request = route.request
-        if request.method.upper() in SAFE_METHODS:
+        url = request.url
+        if url.startswith(("http://", "https://")) and self.policy.refuse_target(url):
+            self.off_list.append(url[:200])
+            route.abort("blockedbyclient")
+            return
+        if self.writes or request.method.upper() in SAFE_METHODS:
             route.fallback()
             return
-        self.blocked.append(f"{request.method} {request.url[:200]}")
+        self.blocked.append(f"{request.method} {url[:200]}")
         route.abort("blockedbyclient")
 
 

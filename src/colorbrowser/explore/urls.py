@@ -15,7 +15,7 @@ TITLE = "{title}"
 VALUE = "{}"
 # Query keys whose value names a kind of page (MediaWiki's action=edit, view=list).
 KIND_KEYS = frozenset({"action", "mode", "view", "tab", "do", "op", "format", "type", "report",
-                       "section", "c"})
+                       "section"})
 _DIGITS = re.compile(r"\d")
 _HEX = re.compile(r"^[0-9a-f]{8,}$|^[0-9a-f-]{32,36}$", re.I)
 _SPECIAL = re.compile(r"^(special|spezial):", re.I)
