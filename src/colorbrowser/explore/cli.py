@@ -72,17 +72,23 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
             allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
             kb_path=kb_path, config_path=config_path, headed=headed, sandbox=site.sandbox,
             cookies=site.cookies)
-        with Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
-                      console=console, transient=False) as progress:
-            bar = progress.add_task("explore", total=budget, info="")
+        progress = Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
+                            console=console, transient=False)
+        bar = None
 
-            def on_step(state) -> None:
-                progress.update(bar, completed=state.used, total=state.budget,
-                                info=f"states {len(state.graph.nodes)} · findings "
-                                     f"{len(state.graph.findings)}")
+        def on_step(state) -> None:
+            nonlocal bar
+            if bar is None:  # shown from the first action, so an early error stays one line
+                progress.start()
+                stack.callback(progress.stop)
+                bar = progress.add_task("explore", total=state.budget, info="")
+            progress.update(bar, completed=state.used, total=state.budget,
+                            info=f"states {len(state.graph.nodes)} · findings "
+                                 f"{len(state.graph.findings)}")
 
-            summary = explore(request, on_step=on_step, say=console.print)
+        summary = explore(request, on_step=on_step, say=console.print)
+        progress.stop()
     console.print(summary)
 
 

@@ -158,7 +158,7 @@ class Explorer:
             else:
                 self.env.reset(s.here_url or self.config.start_url)
         except BrowserError as exc:
-            raise UserError(f"cannot open {self.config.start_url}: {exc}") from None
+            raise UserError(str(exc)) from None
 
     def _execute(self, text: str) -> ActionResult:
         if self.state.used >= self.state.budget:
@@ -271,6 +271,8 @@ class Explorer:
         s = self.state
         obs, facts, key = self._observe()
         self.page = self._look(obs, facts, key, s.path)
+        if self.on_step:
+            self.on_step(s)
         while s.used < s.budget:
             assert self.page is not None
             move = self.strategy.choose(self.page.here, s.graph, s.used)
