@@ -18,7 +18,8 @@ def graph(out):
     return json.loads((out / "graph.json").read_text())
 
 
-def test_record_pages_of_one_kind_are_one_node_and_the_budget_is_never_exceeded(site_url, site, tmp_path):
+def test_record_pages_of_one_kind_are_one_node_and_the_budget_is_never_exceeded(
+        site_url, site, tmp_path):
     run_explore(site_url, tmp_path, budget=25)
     g = graph(tmp_path)
     item_urls = {e["outcome"]["url"] for e in g["edges"] if "/items/" in e["outcome"]["url"]}

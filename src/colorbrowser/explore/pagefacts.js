@@ -64,6 +64,11 @@
     const th = tr.querySelector(":scope > th"); const td = tr.querySelector(":scope > td");
     if (th && td && tr.children.length <= 4) add(th.innerText, td.innerText, "row");
   }
+  for (const el of document.querySelectorAll("p, li")) {
+    if (el.children.length > 3) continue;
+    const m = clean(el.innerText).match(/^([A-Z][\w ]{1,30}):\s+(\S.{0,100})$/);
+    if (m) add(m[1], m[2], "text");
+  }
   const tables = [];
   for (const table of Array.from(document.querySelectorAll("table")).slice(0, 5)) {
     const heads = Array.from(table.querySelectorAll("thead th")).map(th => clean(th.innerText));
