@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from colorbrowser.explore.graph import Node
-from colorbrowser.explore.plans import Unresolved, goto_step, resolve
+from colorbrowser.explore.plans import PlanStep, Unresolved, goto_step, resolve
 from colorbrowser.types import Observation
 
 METHODS = ("url", "replay", "snapshot")
@@ -38,10 +38,12 @@ class Hop:
 
 
 class Backtracker:
-    """Moves the browser; ``act`` runs one action text and returns the fresh observation
-    and its state key, ``reset`` restores the sandbox (None: no sandbox)."""
+    """Moves the browser; ``act`` runs one action text, told the path from the start
+    that it completes, and returns the fresh observation and its state key; ``reset``
+    restores the sandbox (None: no sandbox)."""
 
-    def __init__(self, start_url: str, act: Callable[[str], tuple[Observation, str]],
+    def __init__(self, start_url: str,
+                 act: Callable[[str, list[PlanStep]], tuple[Observation, str]],
                  reset: Callable[[], None] | None) -> None:
         self.start_url = start_url
         self.act = act
@@ -68,15 +70,15 @@ class Backtracker:
                 self.reset()
             if method == "url" or (method == "snapshot" and node.url_reproduces is not False
                                    and not node.after_write):
-                _, key = self.act(goto_step(node.url))
+                _, key = self.act(goto_step(node.url), [goto_step(node.url)])
                 actions += 1
                 if method == "url":
                     node.url_reproduces = key == node.key
             else:
-                obs, key = self.act(goto_step(self.start_url))
+                obs, key = self.act(goto_step(self.start_url), [])
                 actions += 1
-                for step in node.path:
-                    obs, key = self.act(resolve(step, obs))
+                for i, step in enumerate(node.path):
+                    obs, key = self.act(resolve(step, obs), node.path[: i + 1])
                     actions += 1
         except Unresolved as exc:
             error = str(exc)

@@ -31,7 +31,7 @@ from colorbrowser.explore.graph import Edge, Finding, Node
 from colorbrowser.explore.judger import Verdict, judge
 from colorbrowser.explore.outcome import DbProbe, NetworkLog, Outcome, element_diff
 from colorbrowser.explore.pagefacts import PageFacts, read_facts
-from colorbrowser.explore.plans import PlanStep, goto_step, step_of
+from colorbrowser.explore.plans import PlanStep, better_path, goto_step, step_of
 from colorbrowser.explore.predict import Prediction, Uncertainty, rule_predict
 from colorbrowser.explore.sandbox import RequestGuard, Sandbox, timed_reset
 from colorbrowser.explore.selector import PREDICTABLE, Picker, ScaleHop
@@ -186,14 +186,15 @@ class Explorer:
             self.state.urls.append(obs.url)
         return obs, facts, key
 
-    def _plain_act(self, text: str) -> tuple[Observation, str]:
-        """One backtracking action: run, observe, record; no prediction."""
+    def _plain_act(self, text: str, path: list[PlanStep]) -> tuple[Observation, str]:
+        """One backtracking action: run, observe, record; no prediction. ``path`` is the
+        way from the start page that this action completes."""
         before = self.page.obs if self.page else None
         result = self._execute(text)
         obs, facts, key = self._observe()
         self._record(text, before, result, actor="script",
                      info={"move": "backtrack"}, obs_after=obs)
-        self.page = self._look(obs, facts, key, self.state.path)
+        self.page = self._look(obs, facts, key, path)
         return obs, key
 
     def _restore(self) -> None:
@@ -218,7 +219,7 @@ class Explorer:
             self.state.new_state_at.append(self.state.used)
             if self.config.screenshots != "none":
                 node.screenshot = self._shot(f"node-{len(graph.nodes):04d}.png")
-        elif len(path) < len(node.path) and not self.state.after_write:
+        elif better_path(path, node.path) and not self.state.after_write:
             node.path = list(path)
         graph.templates[node.template] = graph.templates.get(node.template, 0) + 1
         return node

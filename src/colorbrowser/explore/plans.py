@@ -43,6 +43,18 @@ def step_of(cand: Candidate, obs: Observation) -> PlanStep:
     return step
 
 
+def by_hand(plan: list[PlanStep]) -> bool:
+    """Whether a path is made of clicks and fills only (no address typed in)."""
+    return all(isinstance(step, dict) for step in plan)
+
+
+def better_path(new: list[PlanStep], old: list[PlanStep]) -> bool:
+    """A path made by hand beats one that types an address; then the shorter wins."""
+    if by_hand(new) != by_hand(old):
+        return by_hand(new)
+    return len(new) < len(old)
+
+
 def goto_step(url: str) -> PlanStep:
     return format_action("goto", [url])
 

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from colorbrowser.agent.trajectory import write_json_atomic
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.explore.graph import Edge, Graph, Node
-from colorbrowser.explore.plans import PlanStep, describe, stop_step
+from colorbrowser.explore.plans import PlanStep, by_hand, describe, stop_step
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
 from colorbrowser.explore.urls import same_page, url_template
@@ -95,7 +96,7 @@ def _open_tasks(graph: Graph) -> list[SynthTask]:
     tasks = []
     for edge, src, _dest in _navigations(graph):
         label = _name(edge.plan)
-        if not label or len(src.path) + 1 > MAX_PATH:
+        if not label or len(src.path) + 1 > MAX_PATH or not by_hand(src.path):
             continue
         plan = [*src.path, edge.plan]
         url = edge.outcome["url"].split("#", 1)[0]
@@ -113,7 +114,8 @@ def _open_tasks(graph: Graph) -> list[SynthTask]:
 def _question_tasks(graph: Graph) -> list[SynthTask]:
     tasks = []
     for node in graph.nodes.values():
-        if node.after_write or not node.h1 or len(node.path) > MAX_PATH:
+        if (node.after_write or not node.h1 or len(node.path) > MAX_PATH
+                or not by_hand(node.path)):
             continue
         for pair in node.pairs:
             label, value = pair["label"], pair["value"]
@@ -188,6 +190,7 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
     prover = Prover(env, fresh)
     kept: list[dict[str, Any]] = []
     plans: dict[str, list[Any]] = {}
+    rejected: list[dict[str, Any]] = []
     slug = re.sub(r"[^a-z0-9]+", "-", url_template(state.start_url).lower()).strip("-")[:30]
     for i, task in enumerate(unique):
         task_id = f"explore-{slug}-{task.kind}-{i}"
@@ -197,7 +200,10 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
         if proof.ok:
             kept.append(entry)
             plans[task_id] = task.plan
+        else:
+            rejected.append({"task": entry, "plan": task.plan, "proof": proof.__dict__})
     report.kept = len(kept)
     report.failed = len(unique) - len(kept)
     save_tasks(out, kept, plans)
+    write_json_atomic(out / "tasks.rejected.json", rejected)
     return report
