@@ -77,7 +77,7 @@ def test_dataset_has_one_chat_line_per_step_with_outcome_and_screenshot(shop_run
 
 def test_kept_tasks_are_webarena_json_and_prove_again_in_a_separate_run(shop_run):
     out, _, _ = shop_run
-    tasks, plans = load_tasks(out)
+    tasks, _ = load_tasks(out)
     kinds = {t["synthesised"]["kind"] for t in tasks}
     assert {"single", "multi", "question"} <= kinds
     assert all(t["eval"]["eval_types"] in (["url_match"], ["string_match"]) for t in tasks)
