@@ -1,6 +1,7 @@
 """A small site for exploration tests, served from memory so each test can count every
 request it receives (by method, host and path): records, a list, a toggle whose panel
-the URL does not reproduce, a POST form, and a link and an image on another host."""
+the URL does not reproduce, a POST form (with a field
+named action, as Trac's have), and a link and an image on another host."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def pages(other: str) -> dict[str, str]:
   this.setAttribute('aria-expanded', String(!p.hidden));">More options</button>
 <div id="panel" hidden><label>Note <input name="note"></label>
 <a href="/secret">Hidden corner</a></div>
-<form method="post" action="/items/new"><label>New item <input name="name"></label>
+<form method="post" action="/items/new"><input type="hidden" name="action" value="new">
+<label>New item <input name="name"></label>
 <button>Create</button></form>"""),
         "/items": _page("Items", "<h1>Items</h1><ul>" + "".join(
             f"<li><a href='/items/{i}'>{name}</a></li>" for i, (name, _) in ITEMS.items())

@@ -17,7 +17,9 @@
     if (form) {
       const submitter = (tag === "button" && (f.type === "" || f.type === "submit"))
         || (tag === "input" && (f.type === "submit" || f.type === "image"));
-      f.form = {action: (submitter && el.getAttribute("formaction")) ? el.formAction : form.action,
+      // getAttribute, not form.action: a field named "action" shadows the property.
+      const own = new URL(form.getAttribute("action") || location.href, location.href).href;
+      f.form = {action: (submitter && el.getAttribute("formaction")) ? el.formAction : own,
                 method: ((submitter && el.getAttribute("formmethod")) || form.getAttribute("method")
                          || "get").toLowerCase(),
                 id: Array.from(document.forms).indexOf(form),
