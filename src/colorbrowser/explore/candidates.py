@@ -83,8 +83,8 @@ def _one(el: ElementInfo, facts: dict[str, Any], rng_pick: int) -> Candidate | N
         kind, action, extra = "link", format_action("click", [el.bid]), url_template(facts["href"])
     elif facts.get("submits"):
         kind, action = "submit", format_action("click", [el.bid])
-        action = (facts.get("form") or {}).get("action")
-        extra = url_template(action if isinstance(action, str) else "")
+        to = (facts.get("form") or {}).get("action")
+        extra = url_template(to if isinstance(to, str) else "")
     elif "expanded" in facts or "expanded" in el.states:
         kind, action = "toggle", format_action("click", [el.bid])
     elif tag == "select":
