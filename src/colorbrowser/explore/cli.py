@@ -50,6 +50,9 @@ def _hosts(text: str | None, start: str) -> list[str]:
 @click.option("--instance", type=click.IntRange(0, 50), default=0, show_default=True,
               help="Arena instance, when START is an arena app.")
 @click.option("--user", default=None, help="Arena app: explore logged in as this seeded user.")
+@click.option("--reset-running", is_flag=True,
+              help="Arena app already running on --instance: reset it (wiping its data) and "
+                   "explore it anyway.")
 @click.option("--screenshots", type=click.Choice(["all", "nodes", "none"]), default="all",
               show_default=True)
 @click.option("--tasks/--no-tasks", default=True, show_default=True,
@@ -58,15 +61,15 @@ def _hosts(text: str | None, start: str) -> list[str]:
               help="Knowledge base whose review queue gets the findings.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--headed", is_flag=True)
-def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, screenshots,
-                    tasks, kb_path, config_path, headed):
+def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, reset_running,
+                    screenshots, tasks, kb_path, config_path, headed):
     """Explore START: find what the agent cannot predict; write graph, tasks, tips, data."""
     from colorbrowser.explore.run import ExploreRequest, explore
 
     console = Console(stderr=True)
     with contextlib.ExitStack() as stack:
         out = out_dir or Path("explorations") / _slug(start)
-        site = _site(start, instance, user, stack, out)
+        site = _site(start, instance, user, stack, out, reset_running)
         request = ExploreRequest(
             start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
             allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
@@ -130,25 +133,30 @@ def _demo_site(stack: contextlib.ExitStack, out: Path) -> _Site:
 
 
 def _site(start: str, instance: int, user: str | None, stack: contextlib.ExitStack,
-          out: Path) -> _Site:
+          out: Path, reset_running: bool = False) -> _Site:
     """A URL as given; ``demo`` served here; an arena app started from its snapshot."""
     if start == "demo":
         return _demo_site(stack, out)
     from colorbrowser.arena.apps import APPS
 
     if start in APPS:
-        return _arena_site(start, instance, user, stack)
+        return _arena_site(start, instance, user, stack, reset_running)
     parts = urlsplit(start)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UserError(f"START must be an http(s) URL, 'demo' or an arena app "
                         f"({', '.join(APPS)}), not {start!r}")
     if user:
         raise UserError("--user is for arena apps only")
+    if reset_running:
+        raise UserError("--reset-running is for arena apps only")
     return _Site(start)
 
 
-def _arena_site(app: str, instance: int, user: str | None,
-                stack: contextlib.ExitStack) -> _Site:
+def _arena_site(app: str, instance: int, user: str | None, stack: contextlib.ExitStack,
+                reset_running: bool = False) -> _Site:
+    """The app on arena ``instance``, started here from its snapshot (and stopped after).
+    Exploring resets the app again and again, so an app someone already runs there is
+    refused unless ``reset_running`` says its data may be wiped."""
     import json
 
     from colorbrowser.arena import Arena
@@ -157,6 +165,11 @@ def _arena_site(app: str, instance: int, user: str | None,
     if app not in arena.running():
         arena.up([app])
         stack.callback(arena.down, [app])
+    elif not reset_running:
+        raise UserError(f"{app} is already running on arena instance {instance} and exploring "
+                        f"resets its data: pass --instance N for a free copy, stop it with "
+                        f"`colorbrowser arena down {app} --instance {instance}`, or pass "
+                        "--reset-running to wipe it")
     else:
         arena.reset([app])
     cookies = None
