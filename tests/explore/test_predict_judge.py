@@ -3,6 +3,8 @@ browser: a mismatch or an effect no rule foresaw is a finding."""
 
 from __future__ import annotations
 
+import pytest
+
 from colorbrowser.explore.candidates import Candidate
 from colorbrowser.explore.judger import judge
 from colorbrowser.explore.outcome import Outcome
@@ -99,3 +101,21 @@ def test_uncertainty_starts_at_the_rule_prior_and_learns_from_misses():
     assert u.of("n", c, p) > 0.6
     assert Uncertainty.from_json(u.to_json()).of("n", c, p) == u.of("n", c, p)
     assert u.of("n", cand("button"), rule_predict(cand("button"), PAGE)) == 1.0
+
+
+@pytest.mark.parametrize(("name", "method", "writes"), [
+    ("Update", "get", False),  # Trac's query and timeline filters
+    ("Apply", "get", False),
+    ("Place order", "get", True),  # a script may write on a GET form (the demo shop)
+    ("Delete", "get", True),
+    ("Update", "post", True),
+])
+def test_a_get_forms_view_button_does_not_write(name, method, writes):
+    from colorbrowser.explore.candidates import _one
+    from colorbrowser.types import ElementInfo
+
+    el = ElementInfo(bid="1", role="button", name=name, tag="button", interactive=True)
+    facts = {"tag": "button", "type": "submit", "submits": True,
+             "form": {"action": "http://h/query", "method": method}}
+    found = _one(el, facts, 0)
+    assert found is not None and found.kind == "submit" and found.writes is writes

@@ -25,6 +25,10 @@ _WRITE_WORDS = re.compile(
     r"send|post|submit|save|create|add|update|reply|comment|publish|upload|approve|"
     r"reject|close|reopen|like|unlike|follow|subscribe|vote|register|sign up|apply|"
     r"log ?out|sign ?out|preview|move|rename|lock|unlock|watch|unwatch)\b", re.I)
+# words that name a filter or a view, not a write, on a GET form ("Update" on Trac's
+# query and timeline forms); any other write word still counts there, since a script
+# may write on a GET form's submit (the demo shop's "Place order")
+_GET_VIEW_WORDS = frozenset({"update", "apply", "preview"})
 _LOGOUT = re.compile(r"\b(log ?out|sign ?out|log off)\b", re.I)
 _FILL_VALUES = {"email": "explorer@example.com", "number": "1", "tel": "5550100",
                 "url": "http://example.com/", "date": "2024-01-15"}
@@ -56,6 +60,9 @@ def _write(kind: str, el: ElementInfo, facts: dict[str, Any]) -> str:
     form = facts.get("form") or {}
     if kind == "submit" and form.get("method", "get") != "get":
         return f"submits a {form['method'].upper()} form"
+    if kind == "submit" and form:
+        words = {m.group(0).lower() for m in _WRITE_WORDS.finditer(el.name)}
+        return f"a button named {el.name[:40]!r}" if words - _GET_VIEW_WORDS else ""
     if kind == "link":
         return "ends the session" if _LOGOUT.search(el.name) else ""
     if kind in ("submit", "button") and _WRITE_WORDS.search(el.name):

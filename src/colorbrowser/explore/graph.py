@@ -58,6 +58,8 @@ class Edge:
     prediction: dict[str, Any] = field(default_factory=dict)
     outcome: dict[str, Any] = field(default_factory=dict)
     verdict: dict[str, Any] = field(default_factory=dict)
+    source_url: str = ""  # the address the action was taken on
+    after_write: bool = False  # taken while a write that changed data was in effect
 
 
 @dataclass
@@ -78,6 +80,9 @@ class Graph:
     edges: list[Edge] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     templates: dict[str, int] = field(default_factory=dict)  # template -> visits
+    # what each address showed the first time it was reached without a write in effect
+    # (heading, title, label/value pairs, tables): page questions are asked about these
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def node(self, key: str) -> Node | None:
         return self.nodes.get(key)
@@ -98,11 +103,12 @@ class Graph:
                 "nodes": [asdict(n) for n in self.nodes.values()],
                 "edges": [asdict(e) for e in self.edges],
                 "findings": [asdict(f) for f in self.findings],
-                "templates": self.templates}
+                "templates": self.templates, "pages": self.pages}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Graph:
-        graph = cls(start_url=data.get("start_url", ""), templates=dict(data.get("templates", {})))
+        graph = cls(start_url=data.get("start_url", ""), templates=dict(data.get("templates", {})),
+                    pages=dict(data.get("pages", {})))
         for raw in data.get("nodes", []):
             graph.nodes[raw["key"]] = Node(**raw)
         graph.edges = [Edge(**e) for e in data.get("edges", [])]

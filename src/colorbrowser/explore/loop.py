@@ -43,6 +43,7 @@ from colorbrowser.types import ActionResult, Observation
 
 UNSEEN_DEST = 0.3  # how much of the rules' confidence survives a page kind never seen
 MAX_PATH = 12
+MAX_PAGES = 600  # addresses whose page facts are kept for page questions
 
 
 @dataclass
@@ -207,8 +208,19 @@ class Explorer:
 
     # ----- looking --------------------------------------------------------------------
 
+    def _keep_page(self, obs: Observation, facts: PageFacts) -> None:
+        """The page's facts, the first time its address is reached with no write in effect."""
+        pages = self.state.graph.pages
+        url = obs.url.split("#", 1)[0]
+        if (self.state.after_write or not url.startswith("http") or url in pages
+                or len(pages) >= MAX_PAGES):
+            return
+        pages[url] = {"h1": facts.h1, "title": obs.title,
+                      "pairs": [p.__dict__ for p in facts.pairs], "tables": facts.tables}
+
     def _node(self, obs: Observation, facts: PageFacts, key: str, path: list[PlanStep]) -> Node:
         graph = self.state.graph
+        self._keep_page(obs, facts)
         node = graph.node(key)
         if node is None:
             node = graph.add_node(Node(
@@ -347,6 +359,7 @@ class Explorer:
                 pred = answered
                 s.tally.model_predictions += 1
         plan = step_of(cand, page.obs)
+        written_before = s.after_write
         result = self._execute(cand.action)
         obs, facts, key = self._observe()
         out = self._outcome(page, cand, obs, key, result)
@@ -355,8 +368,11 @@ class Explorer:
         if cand.writes:
             s.tally.writes_tried += 1
             s.dirty = s.dirty or bool(self.sandbox)
-        path = [*s.path, plan] if len(s.path) < MAX_PATH else s.path
-        s.after_write = s.after_write or cand.writes
+        # past the longest path kept, the address stands in for the way here
+        path = [*s.path, plan] if len(s.path) < MAX_PATH else [goto_step(obs.url)]
+        # a write that changed no row of the app's databases (a filter form that POSTs,
+        # say) leaves the data as it was: what follows does not need it
+        s.after_write = s.after_write or (cand.writes and (not self.probe.paths or bool(out.db)))
         s.path = path
         shot = self._record(cand.action, page.obs, result, actor="agent", obs_after=obs,
                             target=cand.target, info={
@@ -368,7 +384,8 @@ class Explorer:
         s.graph.edges.append(Edge(
             step=s.step, source=node.key, dest=key, action=cand.action, plan=plan,
             kind=cand.kind, signature=cand.signature, writes=cand.writes,
-            prediction=pred.to_json(), outcome=out.to_json(), verdict=verdict.to_json()))
+            prediction=pred.to_json(), outcome=out.to_json(), verdict=verdict.to_json(),
+            source_url=page.obs.url, after_write=written_before))
         if verdict.finding:
             s.graph.findings.append(Finding(step=s.step, node=node.key, url=page.obs.url,
                                             kind=verdict.finding, text=verdict.text,

@@ -1,7 +1,7 @@
 """Tasks synthesised from an exploration's graph, in WebArena's JSON format, each with
 an oracle plan (the recorded path) and an evaluator taken from what was observed:
 
-- single-step: one edge from the start page, reverse-generated ("open the page of X"),
+- single-step: one link or form from the start page, reverse-generated ("open the page of X"),
   checked by ``url_match`` against the address it reached;
 - multi-step: a stored path through the graph to a page, also ``url_match``;
 - page questions: a label/value pair or a table cell a page showed, asked about by the
@@ -16,6 +16,7 @@ written from templates; a model role could rewrite them, it is not needed.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +24,11 @@ from typing import Any
 
 from colorbrowser.agent.trajectory import write_json_atomic
 from colorbrowser.browser.env import BrowserEnv
-from colorbrowser.explore.graph import Edge, Graph, Node
-from colorbrowser.explore.plans import PlanStep, by_hand, describe, stop_step
+from colorbrowser.explore.graph import Graph
+from colorbrowser.explore.plans import PlanStep, describe, stop_step
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
-from colorbrowser.explore.urls import same_page, url_template
+from colorbrowser.explore.urls import page_address, same_page, url_template
 from colorbrowser.explore.validate import Prover, SynthReport, fresh_start, save_tasks
 
 MAX_PER_TEMPLATE = 3  # tasks that end on one kind of page, per kind of task
@@ -51,6 +52,7 @@ class SynthTask:
     reference_url: str = ""
     answer: str = ""
     check: dict[str, Any] = field(default_factory=dict)  # what the final page must show
+    where: str = ""  # the URL template of the page the task ends on
 
     def webarena(self, task_id: str, start_url: str, template_id: int) -> dict[str, Any]:
         ev: dict[str, Any] = {"eval_types": ["url_match"] if self.reference_url else
@@ -74,59 +76,119 @@ def _name(plan: PlanStep) -> str:
     return ""
 
 
-def _page_name(node: Node) -> str:
-    return node.h1 or node.title or url_template(node.url)
+@dataclass
+class Route:
+    """The shortest way found, by hand, from the start page to a state of a page."""
+
+    url: str  # the address reached, as the browser showed it
+    plan: list[PlanStep] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # what each step clicks
+    via: list[str] = field(default_factory=list)  # the address each step is taken on
+    loads: list[int] = field(default_factory=list)  # the steps that opened another page
 
 
-def _navigations(graph: Graph) -> list[tuple[Edge, Node, Node]]:
-    """Edges that led, without writing, from a known page to another page."""
-    out = []
-    for edge in graph.edges:
-        src, dest = graph.nodes.get(edge.source), graph.nodes.get(edge.dest)
+def routes(graph: Graph) -> dict[str, Route]:
+    """The shortest path of recorded actions that wrote nothing from the start page to
+    each address (keyed by ``page_address``), breadth-first over states (an address
+    and a node: a toggle that uncovers a link is a step). Edges taken while no write
+    was in effect come first."""
+    State = tuple[str, str]
+    found: dict[State, Route] = {}
+    for node in graph.nodes.values():
+        if not node.path:
+            found.setdefault((page_address(node.url), node.key), Route(node.url.split("#", 1)[0]))
+    ways: dict[State, list[tuple[State, str, PlanStep, str, bool]]] = {}
+    for edge in sorted(graph.edges, key=lambda e: e.after_write):
         o = edge.outcome
-        if (src is None or dest is None or edge.writes or o.get("error") or not o.get("navigated")
-                or src.after_write or dest.after_write or edge.kind not in ("link", "submit")
-                or same_page(o.get("url", ""), graph.start_url)):
+        if (edge.writes or o.get("error") or o.get("new_tab") or not isinstance(edge.plan, dict)
+                or not edge.source_url or not o.get("url")):
             continue
-        out.append((edge, src, dest))
+        source, dest = (page_address(edge.source_url), edge.source), \
+            (page_address(o["url"]), edge.dest)
+        if source != dest:
+            ways.setdefault(source, []).append(
+                (dest, o["url"], edge.plan, _name(edge.plan),
+                 bool(o.get("navigated")) and edge.kind in ("link", "submit")))
+    queue = deque(found)
+    by_address: dict[str, Route] = {}
+    while queue:
+        state = queue.popleft()
+        here = found[state]
+        by_address.setdefault(state[0], here)
+        if len(here.plan) >= MAX_PATH:
+            continue
+        for dest, url, plan, label, loads in ways.get(state, []):
+            if dest not in found:
+                step = len(here.plan)
+                found[dest] = Route(url.split("#", 1)[0], [*here.plan, plan],
+                                    [*here.labels, label], [*here.via, here.url],
+                                    [*here.loads, step] if loads else list(here.loads))
+                queue.append(dest)
+    return by_address
+
+
+def _facts(graph: Graph) -> dict[str, dict[str, Any]]:
+    """What each address showed (heading, title, pairs, tables), by ``page_address``:
+    the pages kept during the exploration, then the nodes not reached through a write."""
+    out: dict[str, dict[str, Any]] = {}
+    for url, facts in graph.pages.items():
+        out.setdefault(page_address(url), {**facts, "url": url})
+    for node in graph.nodes.values():
+        if not node.after_write:
+            out.setdefault(page_address(node.url), {
+                "h1": node.h1, "title": node.title, "pairs": node.pairs,
+                "tables": node.tables, "url": node.url})
     return out
 
 
-def _open_tasks(graph: Graph) -> list[SynthTask]:
+def _page_name(facts: dict[str, Any] | None, url: str) -> str:
+    facts = facts or {}
+    return facts.get("h1") or facts.get("title") or url_template(url)
+
+
+def _open_tasks(graph: Graph, found: dict[str, Route],
+                facts: dict[str, dict[str, Any]]) -> list[SynthTask]:
+    """One task per address reached by clicks: single-step when one page load gets
+    there from the start page, multi-step ("go to the page X, then open Y") otherwise."""
     tasks = []
-    for edge, src, _dest in _navigations(graph):
-        label = _name(edge.plan)
-        if not label or len(src.path) + 1 > MAX_PATH or not by_hand(src.path):
-            continue
-        plan = [*src.path, edge.plan]
-        url = edge.outcome["url"].split("#", 1)[0]
-        if not src.path:
-            values = {"label": label}
-            tasks.append(SynthTask("single", SINGLE.format(**values), SINGLE, values, plan,
-                                   reference_url=url))
+    for route in sorted(found.values(), key=lambda r: len(r.plan)):
+        if (not route.loads or route.loads[-1] != len(route.plan) - 1
+                or not route.labels[-1] or same_page(route.url, graph.start_url)):
+            continue  # the last step must open the page, by a link or form with a name
+        where = url_template(route.url)
+        if len(route.loads) == 1:
+            values = {"label": route.labels[-1]}
+            tasks.append(SynthTask("single", SINGLE.format(**values), SINGLE, values,
+                                   list(route.plan), reference_url=route.url, where=where))
         else:
-            values = {"via": _page_name(src), "label": label}
-            tasks.append(SynthTask("multi", MULTI.format(**values), MULTI, values, plan,
-                                   reference_url=url))
+            via = route.via[-1]
+            values = {"via": _page_name(facts.get(page_address(via)), via),
+                      "label": route.labels[-1]}
+            tasks.append(SynthTask("multi", MULTI.format(**values), MULTI, values,
+                                   list(route.plan), reference_url=route.url, where=where))
     return tasks
 
 
-def _question_tasks(graph: Graph) -> list[SynthTask]:
+def _question_tasks(graph: Graph, found: dict[str, Route],
+                    facts: dict[str, dict[str, Any]]) -> list[SynthTask]:
+    """Questions about what a page reached by clicks shows, answered word for word."""
     tasks = []
-    for node in graph.nodes.values():
-        if (node.after_write or not node.h1 or len(node.path) > MAX_PATH
-                or not by_hand(node.path)):
+    pages = [(found[key], page) for key, page in facts.items() if key in found]
+    for route, page in sorted(pages, key=lambda rp: len(rp[0].plan)):
+        h1 = page.get("h1") or ""
+        if not h1:
             continue
-        for pair in node.pairs:
+        where = url_template(route.url)
+        for pair in page.get("pairs") or []:
             label, value = pair["label"], pair["value"]
-            if not re.search(r"\w", value) or value.lower() in node.h1.lower():
+            if not re.search(r"\w", value) or value.lower() in h1.lower():
                 continue
-            values = {"label": label, "page": node.h1}
+            values = {"label": label, "page": h1}
             tasks.append(SynthTask(
                 "question", PAIR.format(**values), PAIR, values,
-                [*node.path, stop_step(value)], answer=value,
-                check={"h1": node.h1, "label": label, "value": value}))
-        for table in node.tables:
+                [*route.plan, stop_step(value)], answer=value,
+                check={"h1": h1, "label": label, "value": value}, where=where))
+        for table in page.get("tables") or []:
             heads = table.get("heads") or []
             for row in (table.get("rows") or [])[:3]:
                 if len(row) != len(heads) or not row[0]:
@@ -134,12 +196,12 @@ def _question_tasks(graph: Graph) -> list[SynthTask]:
                 for col in range(1, min(len(heads), 4)):
                     if not row[col] or not heads[col] or row[col] == row[0]:
                         continue
-                    values = {"page": node.h1, "column": heads[col], "key": heads[0],
-                              "row": row[0]}
+                    values = {"page": h1, "column": heads[col], "key": heads[0], "row": row[0]}
                     tasks.append(SynthTask(
                         "question", CELL.format(**values), CELL, values,
-                        [*node.path, stop_step(row[col])], answer=row[col],
-                        check={"h1": node.h1, "cell": [heads[0], row[0], heads[col], row[col]]}))
+                        [*route.plan, stop_step(row[col])], answer=row[col],
+                        check={"h1": h1, "cell": [heads[0], row[0], heads[col], row[col]]},
+                        where=where))
     return tasks
 
 
@@ -149,14 +211,14 @@ def _norm(text: str) -> str:
 
 def deduplicate(tasks: list[SynthTask]) -> tuple[list[SynthTask], int]:
     """Drop tasks whose intent or reference repeats an earlier one, and keep at most a
-    few tasks of one kind ending on one kind of page."""
+    few of one kind that end on one kind of page (asking about one label or column)."""
     seen: set[str] = set()
-    per_kind: dict[tuple[str, str], int] = {}
+    per_kind: dict[tuple[str, ...], int] = {}
     kept = []
     for task in tasks:
         ref = task.reference_url or f"{task.check.get('h1')}|{task.answer}"
-        group = (task.kind, url_template(task.reference_url) if task.reference_url
-                 else f"{task.check.get('label') or task.check.get('cell', [''])[0]}")
+        asked = task.check.get("label") or (task.check.get("cell") or ["", "", ""])[2]
+        group = (task.kind, task.where or url_template(task.reference_url), asked or "")
         keys = {"i:" + _norm(task.intent), "r:" + _norm(ref)}
         if keys & seen or per_kind.get(group, 0) >= MAX_PER_TEMPLATE:
             continue
@@ -168,7 +230,8 @@ def deduplicate(tasks: list[SynthTask]) -> tuple[list[SynthTask], int]:
 
 def propose(graph: Graph) -> tuple[list[SynthTask], int, int]:
     """(unique tasks, how many were proposed, how many were near-duplicates)."""
-    tasks = _open_tasks(graph) + _question_tasks(graph)
+    found, facts = routes(graph), _facts(graph)
+    tasks = _open_tasks(graph, found, facts) + _question_tasks(graph, found, facts)
     unique, dups = deduplicate(tasks)
     return unique, len(tasks), dups
 

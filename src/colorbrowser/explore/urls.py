@@ -65,6 +65,11 @@ def same_page(a: str, b: str) -> bool:
     return _plain(a) == _plain(b)
 
 
+def page_address(url: str) -> str:
+    """The address as ``same_page`` compares it (no fragment or trailing slash, sorted query)."""
+    return _plain(url)
+
+
 def _plain(url: str) -> str:
     base = url.split("#", 1)[0]
     parts = urlsplit(base)
