@@ -33,6 +33,8 @@ from colorbrowser.explore.validate import Prover, SynthReport, fresh_start, save
 
 MAX_PER_TEMPLATE = 3  # tasks that end on one kind of page, per kind of task
 MAX_PATH = 6
+MAX_PER_PAGE = 4  # page questions asked about one page
+_LABEL = re.compile(r"[^\W\d_]{2}")  # a label names something: two letters in a row
 SINGLE = 'Open the page that the link "{label}" on the start page leads to.'
 MULTI = 'Go to the page "{via}", then open "{label}" from there.'
 PAIR = 'What is the {label} shown for "{page}"?'
@@ -179,9 +181,12 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
         if not h1:
             continue
         where = url_template(route.url)
+        first = len(tasks)
         for pair in page.get("pairs") or []:
             label, value = pair["label"], pair["value"]
-            if not re.search(r"\w", value) or value.lower() in h1.lower():
+            # a line number beside a line of code (a diff, a source view) is no label
+            if (not _LABEL.search(label) or not re.search(r"\w", value)
+                    or value.lower() in h1.lower()):
                 continue
             values = {"label": label, "page": h1}
             tasks.append(SynthTask(
@@ -194,7 +199,8 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
                 if len(row) != len(heads) or not row[0]:
                     continue
                 for col in range(1, min(len(heads), 4)):
-                    if not row[col] or not heads[col] or row[col] == row[0]:
+                    if (not row[col] or not _LABEL.search(heads[col]) or row[col] == row[0]
+                            or not _LABEL.search(heads[0])):
                         continue
                     values = {"page": h1, "column": heads[col], "key": heads[0], "row": row[0]}
                     tasks.append(SynthTask(
@@ -202,6 +208,7 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
                         [*route.plan, stop_step(row[col])], answer=row[col],
                         check={"h1": h1, "cell": [heads[0], row[0], heads[col], row[col]]},
                         where=where))
+        del tasks[first + MAX_PER_PAGE:]
     return tasks
 
 
