@@ -122,3 +122,12 @@ def test_tasks_on_the_counting_site_are_proved_and_need_the_toggle(site_url, tmp
     assert price["eval"]["reference_answers"]["must_include"][0] in {"$24.00", "$31.50", "$8.25"}
     rejected = json.loads((tmp_path / "tasks.rejected.json").read_text())
     assert not rejected, rejected
+
+
+def test_line_numbers_are_not_labels_and_a_page_gets_a_few_questions():
+    g = shop_graph()
+    diff = g.pages[f"{H}/items/1"]
+    diff["pairs"] = ([{"label": str(n), "value": f"line {n} of code"} for n in range(1, 9)]
+                     + [{"label": f"Field {c}", "value": f"value {c}"} for c in "ABCDEF"])
+    asked = [t for t in propose(g)[0] if t.kind == "question" and t.check["h1"] == "Kettle"]
+    assert [t.check["label"] for t in asked] == ["Field A", "Field B", "Field C", "Field D"]
