@@ -31,6 +31,7 @@
   const EDITING = new Set(['a', 'c', 'v', 'x', 'z', 'y']);
   const SENSITIVE_NAME = /pass(word|wd|code)?\b|\bpin\b|otp|one.?time|2fa|totp|verif\w*.?code|security.?code|cvv|cvc|csc|card.?(num|no)|cc.?(num|number)|credit.?card|\bssn\b|social.?sec|iban|routing|account.?(num|no)|secret/i;
   const SENSITIVE_AUTO = /cc-number|cc-csc|cc-exp|one-time-code|current-password|new-password/i;
+  const HUMAN_MS = 1500;
   let seq = 0;
 
   const post = (record) => {
@@ -159,8 +160,12 @@
   on('click', (e) => {
     const raw = e.composedPath ? e.composedPath()[0] : e.target;
     const label = raw && raw.nodeType === 1 ? raw.closest('label') : null;
+    // A click on a label's text, which the browser passes on to its control as a
+    // second click; a click on the control itself (even inside its label) is not.
+    const control = label && label.control;
+    const viaLabel = !!control && raw !== control && !control.contains(raw);
     post({ kind: 'click', ...describe(targetOf(e)), button: e.button, detail: e.detail,
-      via_label: !!(label && label.control), x: e.clientX, y: e.clientY });
+      via_label: viaLabel, x: e.clientX, y: e.clientY });
   });
   on('dblclick', (e) => post({ kind: 'dblclick', ...describe(targetOf(e)) }));
   on('input', (e) => {
@@ -169,7 +174,12 @@
     if (host.localName === 'input' && (host.type === 'checkbox' || host.type === 'radio')) return;
     post({ kind: 'input', ...describe(host) });
   });
+  // A page script's el.click() on a checkbox fires a change the browser marks as
+  // trusted; only a change soon after real input counts as the person's.
+  let lastHuman = 0;
+  for (const type of ['pointerdown', 'mousedown', 'keydown']) on(type, () => { lastHuman = Date.now(); });
   on('change', (e) => {
+    if (Date.now() - lastHuman > HUMAN_MS) return;
     const el = e.target;
     if (!el || !['input', 'select', 'textarea'].includes(el.localName)) return;
     post({ kind: 'change', ...describe(el) });

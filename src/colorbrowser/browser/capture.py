@@ -126,6 +126,7 @@ class Capture:
         self.session: BrowserSession | None = None
         self.listeners: list[Callable[[RawEvent], None]] = []
         self._secrets: dict[tuple[int, str], str] = {}  # (tab, bid) -> latest real value
+        self._seq = 1_000_000_000
 
     # -- installing --------------------------------------------------------------
     def install(self, session: BrowserSession) -> Capture:
@@ -145,14 +146,20 @@ class Capture:
         self._tabs.append(page)
         page.on("close", self._closed)
         self._add(RawEvent(kind="tab_open", t=time.time() * 1000, tab=len(self._tabs) - 1,
-                           url=page.url))
+                           url=page.url, seq=self._next_seq()))
 
     def _closed(self, page: Page) -> None:
         if page not in self._tabs:
             return
         index = self._tabs.index(page)
         self._tabs.remove(page)
-        self._add(RawEvent(kind="tab_close", t=time.time() * 1000, tab=index, url=page.url))
+        self._add(RawEvent(kind="tab_close", t=time.time() * 1000, tab=index, url=page.url,
+                           seq=self._next_seq()))
+
+    def _next_seq(self) -> int:
+        """Numbers for events Python itself notes, apart from any page's own count."""
+        self._seq += 1
+        return self._seq
 
     # -- receiving ---------------------------------------------------------------
     def _receive(self, source: dict[str, Any], data: Any) -> None:

@@ -35,6 +35,7 @@ BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one s
 DOUBLE_MS = 700
 ECHO_MS = 250  # a label's click reaches its control within this
 BLANK = "about:blank"
+OPEN_LAG_MS = 2000  # how late Python may hear of a tab its first page is loading in
 BROWSER_KEYS = {"Control+r", "Meta+r", "F5", "Control+l", "Meta+l", "Control+t", "Meta+t",
                 "Control+w", "Meta+w", "Control+Tab", "Control+Shift+Tab", "Alt+ArrowLeft",
                 "Alt+ArrowRight", "Meta+[", "Meta+]"}
@@ -379,11 +380,29 @@ class _Builder:
         return self.out
 
 
+def _order(events: list[RawEvent]) -> Callable[[RawEvent], tuple[float, int, int]]:
+    """Time order, except that a tab's opening comes before anything from inside it:
+    Python hears of a new tab after its first page has already started loading."""
+    opened: dict[int, float] = {}  # seq of a tab_open -> when it really happened
+    for o in events:
+        if o.kind == "tab_open":
+            inside = [e.t for e in events if e.tab == o.tab and e.kind != "tab_open"
+                      and o.t - OPEN_LAG_MS <= e.t <= o.t]
+            opened[o.seq] = min([o.t, *inside])
+
+    def key(e: RawEvent) -> tuple[float, int, int]:
+        if e.kind == "tab_open":
+            return (opened.get(e.seq, e.t), 0, e.seq)
+        return (e.t, 1, e.seq)
+    return key
+
+
 def normalise(events: Iterable[RawEvent],
               keep: Callable[[RawEvent], bool] = lambda e: True) -> Normalised:
     """The person's actions in ``events``. Events ``keep`` refuses (before the person's
     turn, or the agent's own input) only update each tab's history."""
-    ordered = sorted(events, key=lambda e: (e.t, e.seq))
+    events = list(events)
+    ordered = sorted(events, key=_order(events))
     builder = _Builder(keep)
     for e in ordered:
         builder.feed(e)
