@@ -15,6 +15,7 @@ import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
@@ -113,6 +114,19 @@ def capture_script(nonce: str) -> str:
     return _template().replace("__NONCE__", nonce)
 
 
+_INSTALLED: weakref.WeakKeyDictionary[BrowserContext, Capture] = weakref.WeakKeyDictionary()
+
+
+def capture_for(session: BrowserSession, on_secret: Callable[[str], None] | None) -> Capture:
+    """The capture of the session's context (a context takes one binding for good);
+    installed now if it has none yet, else handing secrets to ``on_secret`` from now on."""
+    found = _INSTALLED.get(session.context)
+    if found is not None:
+        found.on_secret = on_secret
+        return found
+    return Capture(on_secret=on_secret).install(session)
+
+
 class Capture:
     """Raw events of one browser context, kept in order, read by time."""
 
@@ -135,6 +149,7 @@ class Capture:
         self.session = session
         context: BrowserContext = session.context
         context.expose_binding(BINDING, self._receive)  # before the script that takes it
+        _INSTALLED[context] = self
         context.add_init_script(script=capture_script(self.nonce))
         self._tabs = list(session.pages)
         context.on("page", self._opened)

@@ -1,0 +1,70 @@
+"""The person's turn: from a pause (or their first input) until they resume.
+
+The loop's thread keeps the page alive in short slices, forwards input from the
+panel's live view, and when the person resumes, turns what the capture saw into
+actions that enter the trajectory as the person's own steps (``Episode.apply`` with
+``done``: they already took effect). The agent's next prompt lists them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from colorbrowser.agent.loop import Episode
+from colorbrowser.browser.capture import Capture
+from colorbrowser.copilot.channel import ANSWERS, Channel, Command
+from colorbrowser.copilot.live import SLICE_MS, Live
+from colorbrowser.copilot.normalize import HumanAction, normalise
+from colorbrowser.errors import Aborted
+from colorbrowser.steps import Step
+from colorbrowser.types import ActionResult
+
+EARLY_MS = 50  # input a moment before the pause was registered still belongs to it
+
+
+class PersonTurn:
+    def __init__(self, channel: Channel, live: Live, capture: Capture | None,
+                 other: Callable[[Command], None]) -> None:
+        self.channel = channel
+        self.live = live
+        self.capture = capture
+        self.other = other
+
+    def hold(self, since_ms: float) -> tuple[float, float]:
+        """Wait until the person resumes; (start, end) of their turn in wall ms."""
+        self.channel.feed.publish("state", {"state": "paused"})
+        self.live.screenshot(force=True)
+        while True:
+            command = self.channel.poll()
+            if command is None:
+                self.live.wait(SLICE_MS)
+                self.live.screenshot()
+                continue
+            if command.kind == "resume":
+                break
+            if command.kind == "stop":
+                raise Aborted(command.reason or "stopped in the panel")
+            if command.kind in ("click", "type", "press"):
+                self.live.forward(command)
+            elif command.kind not in (*ANSWERS, "pause"):
+                self.other(command)
+        self.live.wait(SLICE_MS)  # the last events of the person's input arrive
+        self.channel.feed.publish("state", {"state": "running"})
+        return since_ms - EARLY_MS, time.time() * 1000
+
+    def actions(self, start_ms: float, end_ms: float) -> list[HumanAction]:
+        if self.capture is None:
+            return []
+        self.capture.flush_secrets()
+        done = normalise(self.capture.all(), keep=lambda e: start_ms <= e.t <= end_ms)
+        return done.actions
+
+    def take(self, episode: Episode, since_ms: float) -> list[Step]:
+        """The whole turn: hold, then record what the person did as their steps."""
+        start, end = self.hold(since_ms)
+        steps = []
+        for act in self.actions(start, end):
+            result = ActionResult(output=act.describe() or None)
+            steps.append(episode.apply(act.action, "person", done=result))
+        return steps
