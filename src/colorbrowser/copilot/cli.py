@@ -15,8 +15,12 @@ from colorbrowser.errors import UserError
 from colorbrowser.run.cli import _finish, checked_start, require_start_allowed
 from colorbrowser.run.console import ConsoleHook
 from colorbrowser.run.factory import build_episode, new_run_dir
-from colorbrowser.run.flags import knowledge_options, loop_overrides, model_options, \
-    settings_from_flags
+from colorbrowser.run.flags import (
+    knowledge_options,
+    loop_overrides,
+    model_options,
+    settings_from_flags,
+)
 from colorbrowser.safe_text import escape
 
 
