@@ -40,7 +40,7 @@ def sign_in_as(first: str):
     rejection) and stop once the field holds ada."""
     def operator(text: str) -> str:
         user = bid_of(text, "textbox", "User")
-        if f"[{user}] textbox 'User' value='ada'" in text:
+        if re.search(rf"\[{user}\] textbox 'User'[^\n]* value='ada'", text):
             return act("the name is in", "stop('ada is typed')")
         name = "ada" if "rejected by person" in text else first
         return act("type the name", f"fill('{user}', '{name}')")
@@ -119,6 +119,8 @@ class CopilotProcess:
 
     def steps(self) -> list[dict]:
         path = self.out / "steps.jsonl"
+        if not path.exists():
+            return []
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
     def result(self) -> dict:
