@@ -63,8 +63,8 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
     from colorbrowser.copilot.episode import CopilotEpisode
     from colorbrowser.copilot.panel import PanelServer
     from colorbrowser.copilot.report import PanelReport
-    from colorbrowser.copilot.risk import RiskPolicy
     from colorbrowser.copilot.wiring import attach_copilot
+    from colorbrowser.hitl.risk import RiskPolicy
     from colorbrowser.knowledge.store import open_knowledge
 
     if not goal.strip():

@@ -1,7 +1,8 @@
 """Which actions must wait for a person: the approval policy and a pre-flight check.
 
 Rules from the config (``[[copilot.risk]]``) are globs over the action's name, the
-name of its element and the page's URL; the first that matches decides. ``always``
+name of its element and the page's URL (for goto and new_tab: the address it
+opens); the first that matches decides. ``always``
 waits for approval; ``never`` does not; ``maybe`` asks the pre-flight check, which
 looks in the page: would this click or key press submit a form whose method is not
 GET (a POST that changes something on the server)?
@@ -12,6 +13,7 @@ policy in autonomous runs, asking at the terminal.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
 
@@ -19,7 +21,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Page
 
 from colorbrowser.config import RiskRule
-from colorbrowser.steps import Decision
+from colorbrowser.gate import Reject, Run, Verdict
+from colorbrowser.protocols import EpisodeView, Hook
+from colorbrowser.steps import Decision, StepContext
 from colorbrowser.types import Observation
 
 _READ_MS = 1000
@@ -58,6 +62,8 @@ class RiskPolicy:
             element = obs.elements.get(str(action.args[0]))
         name = element.name if element else ""
         url = obs.url if obs else ""
+        if action.name in ("goto", "new_tab") and action.args and action.args[0]:
+            url = str(action.args[0])  # where it leads is what matters
         for rule in self.rules:
             if _glob(action.name, rule.action) and _glob(name, rule.element) \
                     and _glob(url, rule.url):
@@ -89,3 +95,25 @@ class RiskPolicy:
         if method and method != "get":
             return f"it would submit a form with {method.upper()}"
         return None
+
+
+class ConfirmRisky(Hook):
+    """``run --confirm-risky``: a risky action runs only when the person says yes."""
+
+    def __init__(self, policy: RiskPolicy, confirm: Callable[[str], bool],
+                 observation: Callable[[], Observation | None]) -> None:
+        self.policy = policy
+        self.confirm = confirm
+        self.observation = observation
+
+    def review(self, episode: EpisodeView, ctx: StepContext,
+               decision: Decision) -> Verdict | None:
+        why = self.policy.check(decision, self.observation())
+        if why is None:
+            return None
+        started = time.monotonic()
+        yes = self.confirm(f"{decision.action} is risky: {why}. Run it?")
+        waited = round((time.monotonic() - started) * 1000, 1)
+        if yes:
+            return Run(decision, by="person", waited_ms=waited)
+        return Reject("not approved at the terminal", by="person", waited_ms=waited)
