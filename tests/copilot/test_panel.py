@@ -196,3 +196,28 @@ def test_a_risky_action_waits_past_the_countdown_until_approved(pages_url, tmp_p
             copilot.kill()
     first = copilot.steps()[0]
     assert first["gate"][0]["by"] == "person" and first["gate"][0]["waited_ms"] >= 1500
+
+
+def test_a_trigger_question_is_answered_in_the_panel_and_the_hint_reaches_the_operator(
+        pages_url, tmp_path, context):
+    hint = "Open Checkout instead: the account page is not needed."
+
+    def operator(text):
+        if hint in text:
+            return act("the person says so", "stop('understood')")
+        return act("look", "scroll(0, 100)")
+
+    with ScriptedEndpoint(scripted(operator), token=KEY) as endpoint:
+        copilot = CopilotProcess(endpoint, "Buy tea", f"{pages_url}/hitl/denied.html",
+                                 tmp_path / "run", "--countdown", "0.2")
+        try:
+            panel = open_panel(context, copilot)
+            expect(panel.locator("#question")).to_be_visible(timeout=15000)
+            expect(panel.locator("#question-text")).to_contain_text("denied")
+            panel.fill("#answer-text", hint)
+            panel.click("#answer-hint")
+            expect(panel.locator("#question")).to_be_hidden()
+            assert copilot.wait() == 0
+        finally:
+            copilot.kill()
+    assert hint in prompts(endpoint)[-1]

@@ -60,6 +60,8 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
                     countdown, confirm_risky, allow_hosts, remote_debugging_port, panel_port,
                     headed, max_steps, out_dir, linger, as_json, knowledge, kb_path):
     """Work on GOAL together: the agent proposes each step in a local panel."""
+    from colorbrowser.copilot.asker import PanelAsker
+    from colorbrowser.copilot.channel import Channel
     from colorbrowser.copilot.episode import CopilotEpisode
     from colorbrowser.copilot.panel import PanelServer
     from colorbrowser.copilot.report import PanelReport
@@ -84,13 +86,20 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
         raise UserError(f"{run_dir} already holds a run; choose another --out")
     with contextlib.ExitStack() as stack:
         kb = open_knowledge(settings, stack) if settings.agent.knowledge != "off" else None
+        channel = Channel()
+        made: list = []  # the copilot, once attached: the asker waits through its live view
+        asker = PanelAsker(channel, lambda: made[0].live if made else None,
+                           lambda command: made[0].other(command) if made else None)
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir, kb=kb,
-                                hooks=[ConsoleHook(console)], episode_type=CopilotEpisode)
+                                hooks=[ConsoleHook(console)], episode_type=CopilotEpisode,
+                                asker=asker)
         assert isinstance(episode, CopilotEpisode)
         env = episode.env
         risk = RiskPolicy(settings.copilot.risk, lambda: env.page)
         copilot = attach_copilot(episode, env, mode=mode, countdown=countdown,
-                                 risk=risk.check, confirm_risky=confirm_risky)
+                                 risk=risk.check, confirm_risky=confirm_risky,
+                                 channel=channel)
+        made.append(copilot)
         report = PanelReport(copilot.channel.feed, copilot.live, mode=mode,
                              countdown=countdown,
                              kb=kb if settings.agent.knowledge == "on" else None)
