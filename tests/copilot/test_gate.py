@@ -261,3 +261,35 @@ def test_an_answer_after_the_action_started_is_refused_as_too_late(env, pages_ur
                                           countdown=0.1)
     episode.run()
     assert copilot.channel.send(Command(kind="reject")) is not None
+
+
+def test_a_rejection_then_the_persons_correction_is_offered_as_a_candidate_tip(
+        env, pages_url, tmp_path):
+    from colorbrowser.copilot.corrections import CorrectionTips
+    from colorbrowser.knowledge.store import KnowledgeBase
+
+    episode, copilot, _ = copilot_episode(
+        env, tmp_path, login(pages_url),
+        [fill_user("eve"), act("done", "stop()"), act("done", "stop()")], countdown=30)
+    kb = KnowledgeBase.open(tmp_path / "kb.db", embeddings=False)
+    episode.hooks.insert(0, CorrectionTips(kb))
+
+    def person():
+        box = panel.proposal(1)["target"]["bbox"]
+        copilot.channel.send(Command(kind="reject", reason="ada, not eve"))
+        copilot.channel.send(Command(kind="pause"))  # held at once when step 2 is decided
+        copilot.channel.send(Command(kind="click", x=box[0] + 5, y=box[1] + 5))
+        copilot.channel.send(Command(kind="type", text="ada"))
+        time.sleep(0.4)
+        copilot.channel.send(Command(kind="resume"))
+        panel.proposal(2)
+        copilot.channel.send(Command(kind="run"))
+
+    panel = Panel(copilot)
+    threading.Thread(target=person, daemon=True).start()
+    episode.run()
+    [item] = kb.queue_list()
+    assert "Do not fill(" in item.reason and "'eve') on textbox 'User' (ada, not eve)" in \
+        item.reason
+    assert "instead fill(" in item.reason and "'ada') on textbox 'User'" in item.reason
+    kb.close()

@@ -62,6 +62,7 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
     """Work on GOAL together: the agent proposes each step in a local panel."""
     from colorbrowser.copilot.asker import PanelAsker
     from colorbrowser.copilot.channel import Channel
+    from colorbrowser.copilot.corrections import CorrectionTips
     from colorbrowser.copilot.episode import CopilotEpisode
     from colorbrowser.copilot.panel import PanelServer
     from colorbrowser.copilot.report import PanelReport
@@ -104,6 +105,8 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
                              countdown=countdown,
                              kb=kb if settings.agent.knowledge == "on" else None)
         episode.hooks.insert(0, report)
+        if kb is not None and settings.agent.knowledge == "on":
+            episode.hooks.append(CorrectionTips(kb))
         copilot.handlers.update(tip=report.on_tip, outcome=report.on_outcome)
         panel = stack.enter_context(PanelServer(copilot.channel, panel_port))
         console.print(f"[bold]panel[/] {escape(panel.url)}")
