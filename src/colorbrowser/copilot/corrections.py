@@ -19,7 +19,6 @@ from colorbrowser.knowledge.review_queue import QueueItem
 from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import Step, StepContext
 
-
 log = logging.getLogger(__name__)
 
 
