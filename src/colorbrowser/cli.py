@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "view": "colorbrowser.ui.cli:view_command",
     "arena": "colorbrowser.arena.cli:arena",
     "copilot": "colorbrowser.copilot.cli:copilot_command",
+    "session": "colorbrowser.copilot.session_cli:session",
 }
 
 

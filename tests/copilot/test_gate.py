@@ -43,6 +43,7 @@ def copilot_episode(env, tmp_path, url, replies, *, summarizer=None, max_steps=6
                              settings=AgentSettings(max_steps=max_steps), start_url=url,
                              trajectory=Trajectory(tmp_path / "run"),
                              memory=Summarizer(summarizer) if summarizer else None)
+    episode.trajectory.write_meta({"goal": episode.state.goal, "start_url": url})
     copilot = attach_copilot(episode, env, **options)
     return episode, copilot, model
 
