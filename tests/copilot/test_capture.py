@@ -138,3 +138,32 @@ def test_events_a_page_script_fakes_are_not_captured(watched):
                 try { window[k]({kind: 'click', t: Date.now(), bid: '2'}); } catch (e) {}
     }""")
     assert watched.texts() == []
+
+
+def test_a_hover_that_opens_a_menu_is_kept_and_a_stray_one_is_dropped(watched):
+    watched.open("form.html")
+    watched.page.hover("#menu")  # rests on it: stray, the person moves on
+    watched.page.wait_for_timeout(400)
+    watched.page.mouse.move(5, 5)
+    watched.page.click("#gift")
+    watched.page.hover("#menu")
+    watched.page.wait_for_timeout(400)
+    watched.page.click("#settings")
+    watched.page.wait_for_url("**/next.html")
+    assert watched.texts() == ["check(checkbox 'Gift wrap')", "hover(button 'Account')",
+                               "click(menuitem 'Settings')"]
+
+
+def test_typing_into_a_contenteditable_is_one_fill(watched):
+    watched.open("form.html")
+    watched.page.click("#note")
+    watched.page.keyboard.type("hello worlx")
+    watched.page.keyboard.press("Backspace")
+    watched.page.keyboard.type("d")
+    assert watched.texts() == ["fill(textbox 'Comment', 'hello world')"]
+
+
+def test_a_double_click_is_one_dblclick(watched):
+    watched.open("form.html")
+    watched.page.dblclick("#word")
+    assert watched.texts() == ["dblclick(button 'Pick word')"]

@@ -164,8 +164,13 @@
     // second click; a click on the control itself (even inside its label) is not.
     const control = label && label.control;
     const viaLabel = !!control && raw !== control && !control.contains(raw);
-    post({ kind: 'click', ...describe(targetOf(e)), button: e.button, detail: e.detail,
-      via_label: viaLabel, x: e.clientX, y: e.clientY });
+    const target = targetOf(e);
+    // A click in a menu that a hover opened: the hover is part of the way there.
+    const opener = target && dwelt.slice().reverse().find((d) => d !== target
+      && !d.contains(target) && d.parentElement && d.parentElement.contains(target));
+    const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
+    post({ kind: 'click', ...describe(target), button: e.button, detail: e.detail,
+      via_label: viaLabel, opened_by: openedBy, x: e.clientX, y: e.clientY });
   });
   on('dblclick', (e) => post({ kind: 'dblclick', ...describe(targetOf(e)) }));
   on('input', (e) => {
@@ -199,6 +204,7 @@
   });
   let hoverTimer = 0;
   let hovered = null;
+  const dwelt = [];  // the last pop-up openers the mouse rested on
   on('mouseover', (e) => {
     const raw = e.composedPath ? e.composedPath()[0] : e.target;
     const el = raw && raw.nodeType === 1 ? raw.closest(POPUP) : null;
@@ -208,7 +214,11 @@
     if (!el) return;
     const at = Date.now();
     hoverTimer = setTimeout(() => {
-      if (hovered === el && el.matches(':hover')) post({ kind: 'hover', t: at, ...describe(el) });
+      if (hovered === el && el.matches(':hover')) {
+        dwelt.push(el);
+        if (dwelt.length > 4) dwelt.shift();
+        post({ kind: 'hover', t: at, ...describe(el) });
+      }
     }, 250);
   });
   on('wheel', (e) => {

@@ -59,6 +59,7 @@ class RawEvent(BaseModel):
     button: int = 0
     detail: int = 0
     via_label: bool = False
+    opened_by: str = ""  # a click in a menu: the bid of the hovered element that opened it
     popup: bool = False
     ancestors: list[str] = Field(default_factory=list)
     bbox: list[float] = Field(default_factory=list)
@@ -68,7 +69,7 @@ class RawEvent(BaseModel):
     dy: float = 0.0
     nav: str = ""
 
-    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav")
+    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by")
     @classmethod
     def _short(cls, text: str) -> str:
         return text[:MAX_TEXT]

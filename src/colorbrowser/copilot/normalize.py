@@ -10,8 +10,8 @@ Deterministic, no model needed: the same events always give the same actions.
   load is an explicit ``goto``, ``go_back`` or ``go_forward``;
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
-- a hover is kept only when the next click lands inside the hovered menu, so stray
-  hovers fall away; Tab that just moves to the next field is dropped;
+- a hover is kept only when the next click lands in the menu it opened (inside the
+  hovered element, or beside it in the same container), so stray hovers fall away; Tab that just moves to the next field is dropped;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
 
@@ -56,6 +56,7 @@ class HumanAction:
     led_to: list[str] = field(default_factory=list)  # loads and tabs credited to it
     ancestors: list[str] = field(default_factory=list)  # ids of the elements around it
     via_label: bool = False  # a click on a label, which the browser passes to its control
+    opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
 
     @property
     def name(self) -> str:
@@ -128,7 +129,7 @@ class _Builder:
     def emit(self, e: RawEvent, name: str, args: list, *, target: bool = True) -> HumanAction:
         act = HumanAction(Action(name, args, raw=format_action(name, args)), e.tab, e.url, e.t,
                           _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
-                          via_label=e.via_label)
+                          via_label=e.via_label, opened_by=e.opened_by)
         self.out.actions.append(act)
         self.out.used += 1
         return act
@@ -360,6 +361,7 @@ class _Builder:
         kept: list[HumanAction] = []
         for i, act in enumerate(acts):
             nxt = acts[i + 1] if i + 1 < len(acts) else None
+            after = next((a for a in acts[i + 1:] if a.name != "hover"), None)
             if act.name == "click" and act.target and nxt and nxt.target \
                     and nxt.target.bid == act.target.bid and (nxt.name == "fill" or (
                         nxt.name == "press" and act.target.role in FIELD_ROLES)):
@@ -370,9 +372,9 @@ class _Builder:
                 self.drop("Tab to the next field")
                 continue
             if act.name == "hover" and not (
-                    nxt and nxt.name in ("click", "dblclick") and nxt.target and act.target
-                    and act.target.bid in nxt.ancestors
-                    and nxt.target.bid != act.target.bid):
+                    after and after.name in ("click", "dblclick") and after.target
+                    and act.target and after.target.bid != act.target.bid
+                    and (act.target.bid in after.ancestors or after.opened_by == act.target.bid)):
                 self.drop("a stray hover")
                 continue
             kept.append(act)
