@@ -11,7 +11,8 @@ Deterministic, no model needed: the same events always give the same actions.
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
 - a hover is kept only when the next click lands in the menu it opened (inside the
-  hovered element, or beside it in the same container), so stray hovers fall away; Tab that just moves to the next field is dropped;
+  hovered element, or beside it in the same container), so stray hovers fall away;
+- Tab that just moves to the next field is dropped;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
 
