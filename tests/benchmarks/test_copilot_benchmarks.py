@@ -1,0 +1,49 @@
+"""The copilot benchmarks run end to end and end with their contract lines."""
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_short_capture_run_scores_ours_and_the_baseline_and_replays(capsys):
+    capture = load("capture")
+    assert capture.main(["--limit", "4"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.fullmatch(r"capture: f1 (\d\.\d{3}) baseline_f1 (\d\.\d{3}) replay_same (\d+\.\d)%",
+                     last)
+    assert m, last
+    assert float(m.group(1)) > float(m.group(2))
+
+
+def test_the_capture_corpus_has_at_least_60_hand_labelled_sessions():
+    capture = load("capture")
+    import random
+
+    sessions = capture.sessions(random.Random(0))
+    assert len(sessions) >= 60 and all(s.expected for s in sessions)
+    assert len({s.kind for s in sessions}) >= 20
+
+
+def test_the_baseline_debounces_typing_into_several_fills_and_loses_keys():
+    capture = load("capture")
+    from colorbrowser.browser.capture import RawEvent
+
+    def ev(kind, t, **more):
+        return RawEvent(kind=kind, t=t, bid="7", role="textbox", name="Name", tag="input",
+                        **more)
+
+    events = [ev("input", 0, value="A"), ev("input", 100, value="Ad"),
+              ev("input", 600, value="Ada"), ev("key", 700, key="Enter")]
+    assert capture.baseline(events) == ["fill(textbox 'Name', 'Ad')",
+                                        "fill(textbox 'Name', 'Ada')"]
