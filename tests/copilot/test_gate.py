@@ -19,6 +19,8 @@ from colorbrowser.copilot.channel import Command
 from colorbrowser.copilot.episode import CopilotEpisode
 from colorbrowser.copilot.wiring import attach_copilot
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.protocols import Hook
+from colorbrowser.steps import TriggerNote
 from colorbrowser.testing import act, bid_in, prompt_text
 
 
@@ -294,3 +296,43 @@ def test_a_rejection_then_the_persons_correction_is_offered_as_a_candidate_tip(
         item.reason
     assert "instead fill(" in item.reason and "'ada') on textbox 'User'" in item.reason
     kb.close()
+
+
+class Fires(Hook):
+    """A trigger fires before every decision (as the failure detectors would)."""
+
+    def before_decide(self, episode, ctx, obs):
+        ctx.triggers.append(TriggerNote(kind="test", reason="the page looks wrong"))
+
+
+def test_ask_mode_proposes_when_a_trigger_fires_and_shows_it(env, pages_url, tmp_path):
+    episode, copilot, _ = copilot_episode(env, tmp_path, login(pages_url),
+                                          [fill_user("ada"), act("done", "stop()")],
+                                          countdown=30, mode="ask")
+    episode.hooks.insert(0, Fires())
+    seen = []
+
+    def approve():
+        for n in (1, 2):
+            seen.append(panel.proposal(n)["triggers"])
+            copilot.channel.send(Command(kind="run"))
+
+    panel = Panel(copilot)
+    threading.Thread(target=approve, daemon=True).start()
+    assert episode.run().status == "done"
+    assert seen == [["the page looks wrong"]] * 2
+
+
+def test_auto_mode_still_holds_a_risky_action_for_approval(env, pages_url, tmp_path):
+    def risky(decision, obs):
+        return "it signs in" if decision.action.name == "click" else None
+
+    episode, copilot, _ = copilot_episode(
+        env, tmp_path, login(pages_url),
+        [fill_user("ada"), lambda m: act("sign in", f"click('{bid_in(m, 'button', 'Sign in')}')"),
+         act("done", "stop()")], countdown=0.1, mode="auto", risk=risky)
+    Panel(copilot, Command(kind="reject", reason="not now"))
+    episode.run()
+    steps = load_steps(tmp_path / "run")
+    assert [s.gate[0].verdict if s.gate else None for s in steps] == [None, "reject", None]
+    assert env.page.text_content("#m") == ""

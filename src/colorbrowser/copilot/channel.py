@@ -42,7 +42,9 @@ class Command(BaseModel):
     x: float = 0.0
     y: float = 0.0
     key: str = Field("", max_length=40)
-    proposal: int = 0  # which proposal an answer is for (0: the one waiting now)
+    # Which proposal an answer is for (0: the one waiting now); once queued, for any
+    # command, the proposal that was waiting when it came (0: none).
+    proposal: int = 0
     received: float = 0.0  # wall-clock seconds when the panel got it
 
 
@@ -99,7 +101,7 @@ class Channel:
                     return "nothing is waiting for approval (it may have run already)"
                 if command.proposal and command.proposal != self._open:
                     return "that proposal is no longer waiting"
-                command.proposal = self._open
+            command.proposal = self._open or 0  # what was waiting when it came
             self._commands.put(command)
         return None
 

@@ -161,8 +161,12 @@ class PanelServer:
                                         name="copilot-panel")
 
     @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/?token={self.token}"
+        return f"{self.base}/?token={self.token}"
 
     def start(self) -> PanelServer:
         self._thread.start()
