@@ -47,3 +47,13 @@ def test_the_baseline_debounces_typing_into_several_fills_and_loses_keys():
               ev("input", 600, value="Ada"), ev("key", 700, key="Enter")]
     assert capture.baseline(events) == ["fill(textbox 'Name', 'Ad')",
                                         "fill(textbox 'Name', 'Ada')"]
+
+
+def test_a_short_gate_run_prints_its_line_and_no_accepted_pause_lets_an_action_run(capsys):
+    gate = load("gate")
+    assert gate.main(["--races", "30", "--countdowns", "3", "--pauses", "3"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.fullmatch(r"gate: countdown_err_ms (\d+\.\d) pause_p95_ms (\d+\.\d) races 30 "
+                     r"ran_after_pause (\d+)", last)
+    assert m, last
+    assert m.group(3) == "0"
