@@ -26,6 +26,13 @@ def env():
         yield env
 
 
+@pytest.fixture(scope="module")
+def policy(env):
+    _ = env.page
+    rules = [RiskRule(**r) for r in DEFAULT_RISK_RULES]
+    return RiskPolicy(rules, lambda: env.page).install(env.session.context)
+
+
 def decide(name, *args):
     return Decision("", Action(name, list(args)), "")
 
@@ -47,8 +54,7 @@ def test_rules_match_action_element_and_url_and_the_first_match_wins(env, pages_
     assert policy.check(decide("goto", "https://shop.example/"), obs) is None
 
 
-def test_the_preflight_flags_what_would_send_a_form_with_post(env, pages_url):
-    policy = RiskPolicy([RiskRule(**r) for r in DEFAULT_RISK_RULES], lambda: env.page)
+def test_the_preflight_flags_what_would_send_a_form_with_post(env, policy, pages_url):
     obs = env.reset(f"{pages_url}/copilot/post.html")
     send, amount = bid(obs, "Send money"), bid(obs, "Amount")
     assert policy.check(decide("click", send), obs) == "it would submit a form with POST"
@@ -57,6 +63,25 @@ def test_the_preflight_flags_what_would_send_a_form_with_post(env, pages_url):
     assert policy.check(decide("fill", amount, "5"), obs) is None
     obs = env.reset(f"{pages_url}/copilot/form.html")  # a GET form
     assert policy.check(decide("press", bid(obs, "Notes"), "Enter"), obs) is None
+
+
+def test_the_preflight_reads_click_handlers_even_delegated_ones(env, policy, pages_url):
+    obs = env.reset(f"{pages_url}/copilot/api.html")
+    assert policy.check(decide("click", bid(obs, "Like")), obs) == \
+        "a click handler sends a request that changes data"
+    assert policy.check(decide("click", bid(obs, "Remove item")), obs) == \
+        "a click handler sends a request that changes data"
+    assert policy.check(decide("click", bid(obs, "Look")), obs) is None  # a GET
+
+
+def test_the_request_spy_remembers_an_element_that_sent_a_post(env, policy, pages_url):
+    obs = env.reset(f"{pages_url}/copilot/api.html")
+    save = bid(obs, "Save")
+    assert policy.check(decide("click", save), obs) is None  # hidden behind a helper
+    assert env.step(Action("click", [save])).ok
+    obs = env.observe()
+    assert policy.check(decide("click", save), obs) == \
+        "it sent a request that changes data when used before"
 
 
 def run_confirming(endpoint, url, out, answer):

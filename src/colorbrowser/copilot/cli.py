@@ -96,7 +96,8 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
                                 asker=asker)
         assert isinstance(episode, CopilotEpisode)
         env = episode.env
-        risk = RiskPolicy(settings.copilot.risk, lambda: env.page)
+        _ = env.page  # the browser starts now: capture and the request spy before any page
+        risk = RiskPolicy(settings.copilot.risk, lambda: env.page).install(env.session.context)
         copilot = attach_copilot(episode, env, mode=mode, countdown=countdown,
                                  risk=risk.check, confirm_risky=confirm_risky,
                                  channel=channel)

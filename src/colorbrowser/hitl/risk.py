@@ -3,9 +3,9 @@
 Rules from the config (``[[copilot.risk]]``) are globs over the action's name, the
 name of its element and the page's URL (for goto and new_tab: the address it
 opens); the first that matches decides. ``always``
-waits for approval; ``never`` does not; ``maybe`` asks the pre-flight check, which
-looks in the page: would this click or key press submit a form whose method is not
-GET (a POST that changes something on the server)?
+waits for approval; ``never`` does not; ``maybe`` asks the pre-flight check
+(``hitl.preflight``): would this click or key press submit a form whose method is not
+GET, run a handler that sends such a request, or did it send one before?
 
 A risky action never runs on a countdown. ``run --confirm-risky`` applies the same
 policy in autonomous runs, asking at the terminal.
@@ -17,30 +17,14 @@ import time
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
 
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import FrameLocator, Page
+from playwright.sync_api import BrowserContext, Page
 
 from colorbrowser.config import RiskRule
 from colorbrowser.gate import Reject, Run, Verdict
+from colorbrowser.hitl.preflight import Preflight
 from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import Decision, StepContext
 from colorbrowser.types import Observation
-
-_READ_MS = 1000
-# Whether activating this element submits a form, and with which method.
-_SUBMITS = """(el, key) => {
-  const form = el.form || el.closest('form');
-  if (!form) return null;
-  const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
-  const button = (tag === 'button' && type !== 'button' && type !== 'reset')
-    || (tag === 'input' && (type === 'submit' || type === 'image'));
-  const enter = key === 'Enter' && tag === 'input'
-    && !['button', 'checkbox', 'radio', 'reset', 'file'].includes(type);
-  if (!button && !enter) return null;
-  const method = ((button && el.getAttribute('formmethod')) || form.getAttribute('method')
-    || 'get').toLowerCase();
-  return method;
-}"""
 
 
 def _glob(value: str, pattern: str) -> bool:
@@ -51,6 +35,12 @@ class RiskPolicy:
     def __init__(self, rules: Sequence[RiskRule], page: Callable[[], Page] | None = None) -> None:
         self.rules = list(rules)
         self.page = page
+        self.looks = Preflight()
+
+    def install(self, context: BrowserContext) -> RiskPolicy:
+        """The request spy in every page of the context from now on."""
+        self.looks.install(context)
+        return self
 
     def check(self, decision: Decision, obs: Observation | None) -> str | None:
         """Why this action needs a person's approval, or None."""
@@ -76,7 +66,7 @@ class RiskPolicy:
         return None
 
     def preflight(self, decision: Decision, obs: Observation | None) -> str | None:
-        """Would the action submit a form with a method other than GET?"""
+        """Would the action make the page write to a server (``hitl.preflight``)?"""
         action = decision.action
         if self.page is None or obs is None or action is None or not action.args:
             return None
@@ -84,17 +74,7 @@ class RiskPolicy:
         if element is None:
             return None
         key = str(action.args[1]) if action.name == "press" and len(action.args) > 1 else ""
-        scope: Page | FrameLocator = self.page()
-        for frame_bid in element.frame:
-            scope = scope.frame_locator(f"[bid='{frame_bid}']")
-        try:
-            method = scope.locator(f"[bid='{element.bid}']").first.evaluate(
-                _SUBMITS, key, timeout=_READ_MS)
-        except PlaywrightError:
-            return None
-        if method and method != "get":
-            return f"it would submit a form with {method.upper()}"
-        return None
+        return self.looks.check(self.page(), element, key)
 
 
 class ConfirmRisky(Hook):

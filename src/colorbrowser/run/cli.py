@@ -96,7 +96,8 @@ def risk_confirmation(settings, episode, console: Console):
             return False
 
     env = episode.env
-    policy = RiskPolicy(settings.copilot.risk, lambda: env.page)
+    _ = env.page  # the browser starts here: the request spy goes in before any page
+    policy = RiskPolicy(settings.copilot.risk, lambda: env.page).install(env.session.context)
     return ConfirmRisky(policy, confirm, lambda: episode.obs)
 
 
