@@ -77,6 +77,11 @@ class Feed:
                 q.put_nowait(message)
         return q
 
+    def backlog(self) -> int:
+        """Messages published but not yet taken by an open stream."""
+        with self._lock:
+            return sum(q.qsize() for _, q in self._subscribers)
+
     def unsubscribe(self, q: asyncio.Queue) -> None:
         with self._lock:
             self._subscribers = [(lp, s) for lp, s in self._subscribers if s is not q]

@@ -38,6 +38,8 @@ from colorbrowser.copilot.channel import Channel, Command
 from colorbrowser.errors import UserError
 
 PING_S = 10.0
+WAKE_S = 0.2  # how soon a stream notices the panel is closing
+DRAIN_S = 1.0  # how long closing waits for open streams to send what is queued
 MAX_BODY = 64_000
 
 
@@ -62,12 +64,17 @@ def make_app(channel: Channel, token: str, closing: threading.Event) -> Starlett
             q = channel.feed.subscribe()
             try:
                 yield "retry: 1000\n\n"
-                while not closing.is_set():
+                quiet = 0.0
+                while not (closing.is_set() and q.empty()):  # the last messages go out
                     try:
-                        message = await asyncio.wait_for(q.get(), PING_S)
+                        message = await asyncio.wait_for(q.get(), WAKE_S)
                     except TimeoutError:
-                        yield ": ping\n\n"
+                        quiet += WAKE_S
+                        if quiet >= PING_S:
+                            quiet = 0.0
+                            yield ": ping\n\n"
                         continue
+                    quiet = 0.0
                     yield f"data: {json.dumps(message)}\n\n"
             finally:
                 channel.feed.unsubscribe(q)
@@ -176,6 +183,9 @@ class PanelServer:
         return self
 
     def close(self) -> None:
+        deadline = time.monotonic() + DRAIN_S
+        while self.channel.feed.backlog() and time.monotonic() < deadline:
+            time.sleep(0.02)
         self._closing.set()
         self._server.should_exit = True
         self._thread.join(timeout=5)
