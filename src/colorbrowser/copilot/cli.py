@@ -54,11 +54,14 @@ def has_display() -> bool:
 @click.option("--linger", type=click.FloatRange(min=0, max=86400), default=0.0,
               help="Keep the panel open this many seconds after the end (to set the "
                    "outcome); Stop in the panel closes it sooner.")
+@click.option("--cleanup", is_flag=True,
+              help="Let the model relabel your captured actions (drop noise, merge); it may "
+                   "only drop or merge what was recorded.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @knowledge_options
 def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_env, mode,
                     countdown, confirm_risky, allow_hosts, remote_debugging_port, panel_port,
-                    headed, max_steps, out_dir, linger, as_json, knowledge, kb_path):
+                    headed, max_steps, out_dir, linger, cleanup, as_json, knowledge, kb_path):
     """Work on GOAL together: the agent proposes each step in a local panel."""
     from colorbrowser.copilot.asker import PanelAsker
     from colorbrowser.copilot.channel import Channel
@@ -100,7 +103,7 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
         risk = RiskPolicy(settings.copilot.risk, lambda: env.page).install(env.session.context)
         copilot = attach_copilot(episode, env, mode=mode, countdown=countdown,
                                  risk=risk.check, confirm_risky=confirm_risky,
-                                 channel=channel)
+                                 channel=channel, cleanup=_cleanup(episode) if cleanup else None)
         made.append(copilot)
         report = PanelReport(copilot.channel.feed, copilot.live, mode=mode,
                              countdown=countdown,
@@ -119,6 +122,13 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
             episode.trajectory.write_result({**result.to_json(),
                                              "copilot": report.metrics.model_dump()})
     return _finish(console, episode, result, as_json)
+
+
+def _cleanup(episode):
+    from colorbrowser.copilot.cleanup import Cleanup
+
+    model = getattr(episode.decider, "model", None)
+    return Cleanup(model) if model is not None else None
 
 
 def _linger(copilot, seconds: float) -> None:

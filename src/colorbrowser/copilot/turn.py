@@ -14,6 +14,7 @@ from collections.abc import Callable
 from colorbrowser.agent.loop import Episode
 from colorbrowser.browser.capture import Capture
 from colorbrowser.copilot.channel import ANSWERS, Channel, Command
+from colorbrowser.copilot.cleanup import Cleanup
 from colorbrowser.copilot.live import SLICE_MS, Live
 from colorbrowser.copilot.normalize import HumanAction, normalise
 from colorbrowser.errors import Aborted
@@ -25,11 +26,12 @@ EARLY_MS = 50  # input a moment before the pause was registered still belongs to
 
 class PersonTurn:
     def __init__(self, channel: Channel, live: Live, capture: Capture | None,
-                 other: Callable[[Command], None]) -> None:
+                 other: Callable[[Command], None], cleanup: Cleanup | None = None) -> None:
         self.channel = channel
         self.live = live
         self.capture = capture
         self.other = other
+        self.cleanup = cleanup  # an optional model's second look at the actions
 
     def hold(self, since_ms: float) -> tuple[float, float]:
         """Wait until the person resumes; (start, end) of their turn in wall ms."""
@@ -63,8 +65,13 @@ class PersonTurn:
     def take(self, episode: Episode, since_ms: float) -> list[Step]:
         """The whole turn: hold, then record what the person did as their steps."""
         start, end = self.hold(since_ms)
+        actions = self.actions(start, end)
+        if self.cleanup is not None and actions:
+            cleaned = self.cleanup(episode.state.goal, actions)
+            episode.state.usage.add(cleaned.usage)
+            actions = cleaned.actions
         steps = []
-        for act in self.actions(start, end):
+        for act in actions:
             result = ActionResult(output=act.describe() or None)
             steps.append(episode.apply(act.action, "person", done=result))
         return steps

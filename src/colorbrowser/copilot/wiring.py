@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from colorbrowser.browser.capture import Capture, capture_for
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.copilot.channel import Channel, Command
+from colorbrowser.copilot.cleanup import Cleanup
 from colorbrowser.copilot.episode import CopilotEpisode
 from colorbrowser.copilot.gate import CopilotGate, Mode, RiskCheck
 from colorbrowser.copilot.live import Live
@@ -43,7 +44,8 @@ def start_capture(env: BrowserEnv, on_secret: Callable[[str], None]) -> Capture:
 
 def attach_copilot(episode: CopilotEpisode, env: BrowserEnv, *, mode: Mode = "copilot",
                    countdown: float = 5.0, risk: RiskCheck | None = None,
-                   confirm_risky: bool = True, channel: Channel | None = None) -> Copilot:
+                   confirm_risky: bool = True, channel: Channel | None = None,
+                   cleanup: Cleanup | None = None) -> Copilot:
     """A copilot for ``episode``: the gate is added as its last hook."""
     channel = channel or Channel()
     redactor = episode.trajectory.redactor if episode.trajectory else None
@@ -57,7 +59,7 @@ def attach_copilot(episode: CopilotEpisode, env: BrowserEnv, *, mode: Mode = "co
     gate = CopilotGate(channel, live, mode=mode, countdown=countdown, risk=risk,
                        confirm_risky=confirm_risky, capture=capture, other=other,
                        observation=lambda: episode.obs)
-    turn = PersonTurn(channel, live, capture, other)
+    turn = PersonTurn(channel, live, capture, other, cleanup)
     copilot = Copilot(channel, capture, live, gate, turn)
     holder.append(copilot)
     episode.attach(gate, turn)
