@@ -336,3 +336,29 @@ def test_auto_mode_still_holds_a_risky_action_for_approval(env, pages_url, tmp_p
     steps = load_steps(tmp_path / "run")
     assert [s.gate[0].verdict if s.gate else None for s in steps] == [None, "reject", None]
     assert env.page.text_content("#m") == ""
+
+
+def test_a_persons_click_that_leaves_the_page_names_the_element_they_clicked(
+        env, pages_url, tmp_path):
+    episode, copilot, model = copilot_episode(
+        env, tmp_path, f"{pages_url}/copilot/form.html",
+        [lambda m: act("go on", f"click('{bid_in(m, 'link', 'Next page')}')"),
+         act("done", "stop()")], countdown=30)
+
+    def person():
+        box = panel.proposal(1)["target"]["bbox"]
+        copilot.channel.send(Command(kind="pause"))
+        copilot.channel.send(Command(kind="click", x=box[0] + 3, y=box[1] + 3))
+        time.sleep(0.5)
+        copilot.channel.send(Command(kind="resume"))
+        panel.proposal(2)
+        copilot.channel.send(Command(kind="run"))
+
+    panel = Panel(copilot)
+    threading.Thread(target=person, daemon=True).start()
+    episode.run()
+    step = load_steps(tmp_path / "run")[1]
+    assert (step.actor, step.target.role, step.target.name) == ("person", "link", "Next page")
+    assert step.url.endswith("/copilot/form.html") and "next.html" in step.result.output
+    line = f"step 2 (by the person): {step.action} -> ok: on link 'Next page'; the page moved"
+    assert line in prompt_text(model.calls[-1].messages)

@@ -8,6 +8,7 @@ actions that enter the trajectory as the person's own steps (``Episode.apply`` w
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
@@ -19,7 +20,7 @@ from colorbrowser.copilot.live import SLICE_MS, Live
 from colorbrowser.copilot.normalize import HumanAction, normalise
 from colorbrowser.errors import Aborted
 from colorbrowser.steps import Step
-from colorbrowser.types import ActionResult
+from colorbrowser.types import ActionResult, ElementInfo, Observation
 
 EARLY_MS = 50  # input a moment before the pause was registered still belongs to it
 
@@ -71,7 +72,20 @@ class PersonTurn:
             episode.state.usage.add(cleaned.usage)
             actions = cleaned.actions
         steps = []
+        if not actions:
+            return steps
+        now = episode.current()  # the page after the turn: one look for all its steps
         for act in actions:
             result = ActionResult(output=act.describe() or None)
-            steps.append(episode.apply(act.action, "person", done=result))
+            steps.append(episode.apply(act.action, "person", done=result, obs=_as_seen(now, act)))
         return steps
+
+
+def _as_seen(now: Observation, act: HumanAction) -> Observation:
+    """The page after the turn, named as the person saw it when they acted: their URL,
+    and their element (the same id may name another element on a later page)."""
+    elements = {}
+    if act.target is not None:
+        t = act.target
+        elements[t.bid] = ElementInfo(bid=t.bid, role=t.role, name=t.name)
+    return dataclasses.replace(now, url=act.url or now.url, elements=elements)
