@@ -74,7 +74,9 @@ class CopilotProcess:
         self.cdp_port = cdp_port
         argv = [sys.executable, "-m", "colorbrowser", "copilot", goal, "--url", url,
                 "--base-url", endpoint.url, "--model", "scripted", "--api-key-env",
-                "COPILOT_KEY", "--out", str(out), "--knowledge", "off", "--headless", *args]
+                "COPILOT_KEY", "--out", str(out), "--headless", *args]
+        if "--knowledge" not in args:
+            argv += ["--knowledge", "off"]
         if cdp_port:
             argv += ["--remote-debugging-port", str(cdp_port)]
         env = {**os.environ, "COPILOT_KEY": KEY, "PYTHONUNBUFFERED": "1"}

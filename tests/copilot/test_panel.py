@@ -221,3 +221,40 @@ def test_a_trigger_question_is_answered_in_the_panel_and_the_hint_reaches_the_op
         finally:
             copilot.kill()
     assert hint in prompts(endpoint)[-1]
+
+
+def test_a_tip_from_the_panel_is_stored_and_the_outcome_is_set_after_the_end(
+        login, tmp_path, context):
+    from colorbrowser.knowledge.store import KnowledgeBase
+
+    config = tmp_path / "config.toml"
+    config.write_text("[agent]\ntips_embeddings = false\n")
+    kb = tmp_path / "kb.db"
+    with ScriptedEndpoint(scripted(sign_in_as("ada")), token=KEY) as endpoint:
+        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
+                                 "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                                 "--config", str(config), "--linger", "30")
+        try:
+            panel = open_panel(context, copilot)
+            expect(panel.locator("#action")).to_contain_text("fill(")
+            expect(panel.locator("#tip-site")).to_have_value(re.compile(r"^127\.0\.0\.1:\d+$"))
+            site = panel.locator("#tip-site").input_value()
+            panel.fill("#tip-text", "On the login page, the user name field is called User.")
+            panel.click("#tip-save")
+            expect(panel.locator("#notice")).to_contain_text(f"stored for {site}")
+            panel.click("#run")
+            expect(panel.locator("#action")).to_contain_text("stop(")
+            panel.click("#run")
+            expect(panel.locator("#end")).to_be_visible()
+            panel.select_option("#outcome", "failure")
+            panel.click("#outcome-save")
+            expect(panel.locator("#notice")).to_contain_text("outcome set: failure")
+            panel.click("#stop")  # closes the lingering panel
+            assert copilot.wait() == 0
+        finally:
+            copilot.kill()
+    metrics = copilot.result()["copilot"]
+    assert (metrics["outcome"], metrics["outcome_by"]) == ("failure", "person")
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        [tip] = store.list()
+    assert tip.site == site and "called User" in tip.text
