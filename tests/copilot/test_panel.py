@@ -258,3 +258,30 @@ def test_a_tip_from_the_panel_is_stored_and_the_outcome_is_set_after_the_end(
     with KnowledgeBase.open(kb, embeddings=False) as store:
         [tip] = store.list()
     assert tip.site == site and "called User" in tip.text
+
+
+def test_clicking_and_typing_on_the_panels_live_view_acts_in_the_page(login, tmp_path,
+                                                                      context):
+    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
+        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
+                                 "--countdown", "60")
+        try:
+            panel = open_panel(context, copilot)
+            expect(panel.locator("#action")).to_contain_text("'eve'")
+            expect(panel.locator("#target-box")).to_be_visible()
+            box = panel.locator("#target-box").bounding_box()
+            panel.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(panel.locator("#state")).to_have_text("paused")  # the person took over
+            panel.fill("#type-text", "ada")
+            panel.click("#type-send")
+            expect(panel.locator("#notice")).to_have_text("type sent")
+            panel.click("#resume")
+            expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
+            panel.click("#run")
+            assert copilot.wait() == 0
+        finally:
+            copilot.kill()
+    steps = copilot.steps()
+    assert [(s["actor"], s["action"].split("(")[0]) for s in steps] == [
+        ("agent", "fill"), ("person", "fill"), ("agent", "stop")]
+    assert steps[1]["action"].endswith("'ada')") and steps[1]["target"]["name"] == "User"
