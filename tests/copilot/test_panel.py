@@ -285,3 +285,16 @@ def test_clicking_and_typing_on_the_panels_live_view_acts_in_the_page(login, tmp
     assert [(s["actor"], s["action"].split("(")[0]) for s in steps] == [
         ("agent", "fill"), ("person", "fill"), ("agent", "stop")]
     assert steps[1]["action"].endswith("'ada')") and steps[1]["target"]["name"] == "User"
+
+
+def test_user_mistakes_are_one_line_errors(capsys):
+    from colorbrowser.testing import run_cli
+
+    assert run_cli("copilot", " ", "--url", "http://127.0.0.1:9/") == 2
+    assert capsys.readouterr().err.strip() == \
+        "error: the goal is empty; say what the agent should do"
+    assert run_cli("copilot", "Do it", "--url", "http://127.0.0.1:9/", "--countdown", "-1") == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:") and "--countdown" in err and len(err.splitlines()) == 1
+    assert run_cli("copilot", "Do it", "--url", "file:///etc/passwd") == 2
+    assert capsys.readouterr().err.strip().startswith("error: --url")
