@@ -167,3 +167,14 @@ def test_a_double_click_is_one_dblclick(watched):
     watched.open("form.html")
     watched.page.dblclick("#word")
     assert watched.texts() == ["dblclick(button 'Pick word')"]
+
+
+def test_closing_a_tab_the_person_opened_is_tab_close(watched):
+    watched.open("form.html")
+    watched.page.wait_for_timeout(5200)  # nothing of the page opening is credited
+    watched.mark()
+    fresh = watched.session.context.new_page()
+    fresh.goto(watched.url("next.html"))
+    fresh.wait_for_timeout(300)
+    fresh.close()
+    assert watched.texts() == [f"new_tab('{watched.url('next.html')}')", "tab_close(1)"]

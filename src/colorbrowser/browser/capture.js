@@ -227,9 +227,17 @@
   });
   on('popstate', () => post({ kind: 'history' }));
   on('hashchange', () => post({ kind: 'history' }));
+  // A tab coming to the front: shown again, or (headless, no visibility change) focused.
+  let shownAt = 0;
+  const shown = () => {
+    if (window !== window.top || Date.now() - shownAt < 200) return;
+    shownAt = Date.now();
+    post({ kind: 'visible' });
+  };
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && window === window.top) post({ kind: 'visible' });
+    if (document.visibilityState === 'visible') shown();
   }, true);
+  window.addEventListener('focus', (e) => { if (e.target === window) shown(); }, true);
 
   // -- this document itself: how it was reached ---------------------------------------
   if (window === window.top) {
