@@ -96,7 +96,7 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
                            lambda command: made[0].other(command) if made else None)
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir, kb=kb,
                                 hooks=[ConsoleHook(console)], episode_type=CopilotEpisode,
-                                asker=asker)
+                                asker=asker if mode != "auto" else None)  # auto: unwatched
         assert isinstance(episode, CopilotEpisode)
         env = episode.env
         _ = env.page  # the browser starts now: capture and the request spy before any page
