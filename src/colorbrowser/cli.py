@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "arena": "colorbrowser.arena.cli:arena",
     "copilot": "colorbrowser.copilot.cli:copilot_command",
     "session": "colorbrowser.copilot.session_cli:session",
+    "explore": "colorbrowser.explore.cli:explore_command",
 }
 
 

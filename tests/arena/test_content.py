@@ -8,7 +8,9 @@ from collections import Counter
 from colorbrowser.arena.apps.forum import ForumApp
 from colorbrowser.arena.apps.shop import ShopApp
 from colorbrowser.arena.apps.trac import TracApp
+from colorbrowser.arena.apps.tracker import TrackerApp, status_after
 from colorbrowser.arena.apps.wiki import WikiApp
+from colorbrowser.arena.content.forge import forge
 from colorbrowser.arena.content.forum import forum
 from colorbrowser.arena.content.projects import PROFILES
 from colorbrowser.arena.content.shop import shop
@@ -20,7 +22,7 @@ LOREM = re.compile(r"\b(lorem|ipsum|dolor sit)\b", re.I)
 
 
 def test_every_payload_is_identical_for_the_same_seed_and_differs_for_another():
-    for app in (TracApp(), ShopApp(), ForumApp()):
+    for app in (TracApp(), ShopApp(), ForumApp(), TrackerApp()):
         assert app.payload(7) == app.payload(7)
         assert app.payload(7) != app.payload(8)
     assert pages(world(7), 7) == pages(world(7), 7)
@@ -74,6 +76,30 @@ def test_tracker_commits_reference_issues_of_their_project():
         assert closing == fixed
         times = [c.date for c in proj.commits]
         assert times == sorted(times)
+
+
+def test_the_forge_numbers_issues_across_projects_and_shares_people():
+    site = forge(2024)
+    ids = [i.id for p in site.projects for i in p.issues]
+    assert ids == list(range(1, 241))
+    for proj in site.projects:
+        own = {i.id for i in proj.issues}
+        refs = {int(n) for c in proj.commits for n in re.findall(r"#(\d+)", c.message)}
+        assert refs and refs <= own  # a commit names an issue of its own project
+        emails = {p.email for p in site.people}
+        assert {c.author.email for c in proj.commits} <= emails  # Redmine links the user
+    teams = [{m.username for m in p.members} for p in site.projects]
+    assert teams[0] & teams[1] and teams[0] & teams[2]  # some work on two projects
+    logins = [a.username for a in TrackerApp().accounts(2024)]
+    assert len(logins) == len(set(logins)) == 19
+
+
+def test_redmine_statuses_follow_the_tracker_changes():
+    assert status_after({"status": ("new", "closed"), "resolution": ("", "fixed")}) == "Closed"
+    assert status_after({"status": ("new", "closed"), "resolution": ("", "wontfix")}) == \
+        "Rejected"
+    assert status_after({"status": ("new", "accepted")}) == "In Progress"
+    assert status_after({}) is None
 
 
 def test_the_wiki_has_thousands_of_linked_articles_with_infoboxes():

@@ -11,9 +11,9 @@ import psutil
 import pytest
 
 from colorbrowser.arena import Arena
-from colorbrowser.arena.login import find_form, page_text
 from colorbrowser.arena.ports import port_busy
 from colorbrowser.arena.process import group_alive
+from colorbrowser.browser.weblogin import find_form, page_text
 
 from .conftest import cli
 

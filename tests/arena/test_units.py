@@ -8,9 +8,9 @@ import time
 import pytest
 
 from colorbrowser.arena.content.markup import to_markdown, to_trac
-from colorbrowser.arena.login import find_form, page_text
 from colorbrowser.arena.ports import DEFAULT_PORTS, STRIDE, parse_ports, port_for
 from colorbrowser.arena.snapshot import content_hash, restore_db, sync_dir
+from colorbrowser.browser.weblogin import find_form, page_text
 from colorbrowser.errors import UserError
 
 

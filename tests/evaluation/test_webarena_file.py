@@ -134,7 +134,8 @@ def test_unknown_eval_type_is_rejected(tmp_path):
     path.write_text(json.dumps({"task_id": 5, "intent": "x", "start_url": "http://a",
                                 "eval": {"eval_types": ["page_image_query"]}}))
     with pytest.raises(UserError, match=r"entry 0 \(task_id 5\): eval.eval_types.0: Input "
-                                        r"should be 'string_match', 'url_match' or "):
+                                        r"should be 'string_match', 'url_match', "
+                                        r"'program_html' or 'db_match'"):
         load_webarena(path, env={})
 
 

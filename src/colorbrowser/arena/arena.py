@@ -19,7 +19,6 @@ from colorbrowser.arena.apps.base import Account, App, ServeContext
 from colorbrowser.arena.build import SnapshotMeta, app_hash, auth_file, build_app
 from colorbrowser.arena.install import install, is_installed
 from colorbrowser.arena.layout import Layout
-from colorbrowser.arena.login import log_in, save_state, state_works
 from colorbrowser.arena.ports import (
     PORTS_ENV,
     parse_ports,
@@ -29,6 +28,7 @@ from colorbrowser.arena.ports import (
 from colorbrowser.arena.process import group_alive, start_group, stop_group, wait_http
 from colorbrowser.arena.snapshot import copy_tree, restore_db, sync_dir
 from colorbrowser.arena.state import InstanceState, ServerRecord, locked, read_state, write_state
+from colorbrowser.browser.weblogin import log_in, save_state, state_works
 from colorbrowser.errors import UserError
 
 DEFAULT_SEED = 2024

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from colorbrowser.arena.apps.base import App, BuildContext, ServeContext
 from colorbrowser.arena.layout import Layout
-from colorbrowser.arena.login import log_in, save_state
 from colorbrowser.arena.ports import free_port
 from colorbrowser.arena.process import start_group, stop_group, wait_http
 from colorbrowser.arena.snapshot import combine, content_hash
+from colorbrowser.browser.weblogin import log_in, save_state
 
 META = "meta.json"
 

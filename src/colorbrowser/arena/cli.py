@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -134,3 +135,79 @@ def status_command(apps: tuple[str, ...], instance: int, ports: str | None,
             row.append(arena_.content_hash(st.app)[:12] if same else "-")
         table.add_row(*row)
     Console(width=200).print(table)
+
+
+@arena.command("env")
+@instance_option
+def env_command(instance: int) -> None:
+    """Print WA_* exports for this instance, so any WebArena task file runs against it:
+    eval "$(colorbrowser arena env)"; colorbrowser eval my_tasks.json"""
+    from colorbrowser.arena.exports import exports
+
+    for line in exports(_arena(instance, None)):
+        click.echo(line)
+
+
+@arena.command("write-tasks", hidden=True)
+@click.argument("groups", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the task files (default: the package's own).")
+def write_tasks_command(groups: tuple[str, ...], out: Path | None) -> None:
+    """Write the task files and oracle plans from the built snapshots (maintainers)."""
+    from colorbrowser.arena.suite import tasks_dir
+    from colorbrowser.arena.tasks.write import write_tasks
+
+    counts = write_tasks(_arena(0, None).layout, out or tasks_dir(), list(groups) or None,
+                         say=click.echo)
+    click.echo(f"tasks: {sum(counts.values())}")
+
+
+@arena.command("prove")
+@apps_argument
+@click.option("--tasks", metavar="PATTERNS", help="Comma list of task ids or globs.")
+@click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True,
+              help="Eval workers, each with its own arena instance.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("studies/arena-prove"), show_default=True,
+              help="Folder for the four proof studies and proofs.json.")
+@click.option("--shuffle", type=int, default=None, metavar="SEED",
+              help="Run the tasks in a shuffled order (outcomes must not change).")
+@click.option("--timeout", type=click.FloatRange(min=5), default=180, show_default=True,
+              help="Seconds per episode.")
+def prove_command(apps: tuple[str, ...], tasks: str | None, workers: int, out: Path,
+                  shuffle: int | None, timeout: float) -> None:
+    """Prove the tasks: oracle scores 1; doing nothing, a wrong value and a missing
+    last step score 0. Prints counts per app and per evaluator kind."""
+    import os
+
+    from colorbrowser.arena.prove import prove
+    from colorbrowser.arena.report import print_proofs
+    from colorbrowser.arena.suite import ORDER_VAR
+
+    select(list(apps))
+    if shuffle is not None:
+        os.environ[ORDER_VAR] = f"shuffle:{shuffle}"
+    suite = "arena" + (f":{','.join(apps)}" if apps else "")
+    proofs = prove(suite, tasks, out, workers=workers, timeout=timeout, console=console)
+    proven = print_proofs(proofs, Console(width=200))
+    raise SystemExit(0 if proven == len(proofs) else 1)
+
+
+@arena.command("plans")
+@click.argument("kind", type=click.Choice(["oracle", "null", "wrong", "truncated", "random"]))
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the replay file here (default: print it).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random agent.")
+@click.option("--steps", type=click.IntRange(1, 100), default=10, show_default=True,
+              help="Random actions before the random agent answers.")
+def plans_command(kind: str, out: Path | None, seed: int, steps: int) -> None:
+    """A replay file for every arena task: its oracle plan, a mutant, nothing, or the
+    random agent. Run it with: colorbrowser eval arena --replay FILE"""
+    from colorbrowser.arena.plans import plans, script, write_script
+
+    found = plans(kind, seed=seed, steps=steps)
+    if out is None:
+        click.echo(script(found), nl=False)
+    else:
+        write_script(found, out)
+        click.echo(f"{len(found)} task(s) -> {out}")

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from colorbrowser.evaluation import dbmatch, helpers, webarena_login
 from colorbrowser.evaluation import evaluators as ev
-from colorbrowser.evaluation import helpers
 from colorbrowser.evaluation.judge import Judge
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import Suite, TaskEntry, TaskSetupError, TaskSpec, Validation
@@ -34,6 +34,7 @@ PLACEHOLDERS: dict[str, str] = {
     "__MAP__": "WA_MAP",
     "__WIKIPEDIA__": "WA_WIKIPEDIA",
     "__HOMEPAGE__": "WA_HOMEPAGE",
+    "__TRAC__": "WA_TRAC",  # the arena's second tracker (colorbrowser arena)
 }
 AUTH_DIR_VAR = "WA_AUTH_DIR"  # folder with WebArena's .auth/*_state.json files
 START_URL_SEPARATOR = " |AND| "  # several start tabs
@@ -95,6 +96,8 @@ class TaskDefinition:
     geolocation: dict[str, Any] | None = None
     unsupported: list[str] = field(default_factory=list)
     source: str = ""  # "file.json#12": where the task came from
+    databases: dict[str, Path] = field(default_factory=dict)  # db_match: site -> SQLite file
+    logins: dict[str, str] = field(default_factory=dict)  # site -> address, to make the state
 
     def entry(self) -> TaskEntry:
         return TaskEntry(id=self.id, site=self.site, summary=self.goal,
@@ -126,6 +129,8 @@ class ConfiguredTask:
         urls = [u.strip() for u in d.start_url.split(START_URL_SEPARATOR)]
         try:
             if d.storage_state is not None:
+                if d.logins:  # WebArena's own sites: log in with their known accounts
+                    webarena_login.ensure_state(d.storage_state, d.logins)
                 state = json.loads(d.storage_state.read_text())
                 if state.get("cookies"):
                     page.context.add_cookies(state["cookies"])
@@ -161,6 +166,8 @@ class ConfiguredTask:
         if "program_html" in spec.eval_types:
             parts["program_html"] = ev.program_html(spec, page, settle_ms=self.settle_ms,
                                                     timeout_ms=self.timeout_ms)
+        if "db_match" in spec.eval_types:
+            parts["db_match"] = dbmatch.db_match(spec, self.definition.databases)
         if "string_match" in spec.eval_types:
             failed = any(p.score == 0 and p.error is None for p in parts.values())
             judge = None if failed else self.judge  # no judge call for a task already failed

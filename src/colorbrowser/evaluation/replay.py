@@ -12,20 +12,32 @@ paying for model calls. Script file (YAML)::
       - fill('5', "alice")
       - click('7')
       - stop("done")
+    arena-trac-close-ticket:     # oracle steps name elements by role and name
+      - goto: __TRAC__/ticket/5
+      - click: {role: button, name: Submit changes}
 
+Steps may be oracle steps (``evaluation/oracle.py``): their targets are looked up in
+the current page just before they run, so they survive new element ids.
 When the list runs out the agent calls ``stop()`` with no answer.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from colorbrowser.actions import parse_action
-from colorbrowser.errors import ActionParseError, ModelError, UserError
+from colorbrowser.errors import ModelError, UserError
+from colorbrowser.evaluation.oracle import (
+    OracleMiss,
+    Target,
+    decode_step,
+    parse_plan,
+)
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 
@@ -59,14 +71,13 @@ class ReplayScript:
             per_seed = value if isinstance(value, dict) else {ANY_SEED: value}
             for seed, actions in per_seed.items():
                 where = f"replay file {path}: {task} seed {seed}"
-                if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                    raise UserError(f"{where}: expected a list of action strings")
-                for text in actions:
-                    try:
-                        parse_action(text)
-                    except ActionParseError as exc:
-                        raise UserError(f"{where}: {exc}") from None
-                script.actions[(_short(str(task)), str(seed))] = list(actions)
+                if not isinstance(actions, list):
+                    raise UserError(f"{where}: expected a list of actions")
+                try:
+                    plan = parse_plan(actions, where)
+                except ValueError as exc:
+                    raise UserError(str(exc)) from None
+                script.actions[(_short(str(task)), str(seed))] = plan.encode()
         return script
 
     def for_task(self, task_id: str, seed: int | None) -> list[str] | None:
@@ -91,18 +102,41 @@ def _short(task_id: str) -> str:
 class ReplayOperator:
     """Stands where the Operator stands; decides by reading the next scripted action."""
 
+    WAITS = 3  # observations an oracle step waits for its target (a tab fading in)
+
     def __init__(self, actions: list[str]) -> None:
         self.actions = list(actions)
         self.position = 0
+        self.waited = 0
+        self.expect: Target | None = None  # what the last step should make appear
 
     def decide(self, view: DecisionView) -> Decision:
+        if self.expect is not None:
+            try:
+                self.expect.find(view.obs)
+            except OracleMiss as exc:
+                if self.waited < self.WAITS:
+                    self.waited += 1
+                    return Decision(f"waiting for the last step to show: {exc}",
+                                    parse_action("scroll(0, 0)"), "scroll(0, 0)", Usage())
+            self.expect, self.waited = None, 0
         if self.position >= len(self.actions):
             text = "stop()"
             thought = "the scripted actions are used up"
         else:
-            text = self.actions[self.position]
             thought = f"scripted action {self.position + 1} of {len(self.actions)}"
+            try:
+                step = decode_step(self.actions[self.position])
+                text = step.action_text(view.obs, os.environ)
+                self.expect = step.expect
+            except OracleMiss as exc:
+                if self.waited < self.WAITS:  # look again after a no-op
+                    self.waited += 1
+                    return Decision(f"{thought}: waiting, {exc}", parse_action("scroll(0, 0)"),
+                                    "scroll(0, 0)", Usage())
+                text, thought = "stop()", f"{thought}: {exc}"  # the plan does not fit
         self.position += 1
+        self.waited = 0
         action: Action = parse_action(text)
         return Decision(thought, action, text, Usage())
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-EvalType = Literal["string_match", "url_match", "program_html"]
+EvalType = Literal["string_match", "url_match", "program_html", "db_match"]
 GOLD_IN_PRED = "GOLD in PRED"  # the only URL matching rule WebArena defines
 NOT_ACHIEVABLE = "N/A"
 
@@ -57,6 +57,24 @@ class HtmlCheck(_Model):
     prep_actions: list[str] = Field(default_factory=list)  # JS statements run first
 
 
+class DbCheck(_Model):
+    """A read-only SQL query against a site's SQLite database, and the rows it must give
+    (``evaluation/dbmatch.py``). Not in WebArena: the arena's apps keep their state in
+    SQLite, so a content change can be checked where it lands."""
+
+    site: str = Field(pattern=r"^[a-z][a-z0-9_]*$")  # WA_DB_<SITE> names the file
+    query: str = Field(min_length=1)
+    expected: list[list[Any]]
+    ordered: bool = False  # compare rows in order, not as a multiset
+
+    @model_validator(mode="after")
+    def _reads_only(self) -> DbCheck:
+        first = self.query.lstrip().split(None, 1)[0].lower() if self.query.strip() else ""
+        if first not in ("select", "with"):
+            raise ValueError("query must be a SELECT (or WITH ... SELECT)")
+        return self
+
+
 class EvalSpec(BaseModel):
     # WebArena files carry extra notes (reference_answer_raw_annotation, ...): keep them.
     model_config = ConfigDict(extra="allow")
@@ -66,6 +84,7 @@ class EvalSpec(BaseModel):
     reference_url: str | None = ""
     url_note: Literal["GOLD in PRED"] = GOLD_IN_PRED
     program_html: list[HtmlCheck] = Field(default_factory=list)
+    db_match: list[DbCheck] = Field(default_factory=list)
     string_note: str | None = ""  # why a task is not achievable (used with "N/A")
 
     @model_validator(mode="before")
@@ -74,7 +93,8 @@ class EvalSpec(BaseModel):
         if isinstance(data, dict) and "eval_types" not in data:
             inferred = [name for name, key in (("string_match", "reference_answers"),
                                                ("url_match", "reference_url"),
-                                               ("program_html", "program_html"))
+                                               ("program_html", "program_html"),
+                                               ("db_match", "db_match"))
                         if data.get(key)]
             data = {**data, "eval_types": inferred}
         return data
@@ -87,6 +107,8 @@ class EvalSpec(BaseModel):
             raise ValueError("url_match needs reference_url")
         if "program_html" in self.eval_types and not self.program_html:
             raise ValueError("program_html needs at least one check")
+        if "db_match" in self.eval_types and not self.db_match:
+            raise ValueError("db_match needs at least one query")
         return self
 
     @property

@@ -1,11 +1,12 @@
 """Turn a SUITE argument into a Suite: ``miniwob``, ``miniwob:<names>``, ``webarena``,
-a WebArena ``.json`` file or a ``.yaml`` task file."""
+``arena[:<apps>|:<file>.json]``, a WebArena ``.json`` file or a ``.yaml`` task file."""
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from colorbrowser.errors import UserError
@@ -16,7 +17,8 @@ from colorbrowser.evaluation.task import Suite, TaskEntry
 from colorbrowser.evaluation.taskfiles import load_webarena, load_yaml
 from colorbrowser.protocols import Model
 
-USAGE = ("expected miniwob, miniwob:<task>[,<task>...], webarena, "
+SUITE_GROUP = "colorbrowser.suites"  # entry points: name -> opener(spec, judge=, env=)
+USAGE = ("expected miniwob, miniwob:<task>[,<task>...], webarena, arena[:<app>,...], "
          "a WebArena .json file or a .yaml task file")
 
 
@@ -46,6 +48,21 @@ def webarena_test_file() -> Path:
     return path
 
 
+def plugin_suite(spec: str) -> Callable[..., Suite] | None:
+    """The opener a package registers for SUITE's name (``arena``, ``arena:shop``...).
+
+    Suites that live above the runner (the arena) register under the entry-point group
+    ``colorbrowser.suites``, so the runner never imports them and other packages can
+    add suites the same way.
+    """
+    name = spec.split(":", 1)[0]
+    if not name.isidentifier():
+        return None
+    for point in entry_points(group=SUITE_GROUP, name=name):
+        return point.load()
+    return None
+
+
 def open_suite(spec: str, *, judge: Model | None = None,
                env: Mapping[str, str] | None = None,
                episode_max_time_ms: int | None = None) -> SuiteChoice:
@@ -63,6 +80,9 @@ def open_suite(spec: str, *, judge: Model | None = None,
                 suite.close()
                 raise
         return SuiteChoice(suite, names or None)
+    opener = plugin_suite(spec)
+    if opener is not None:
+        return SuiteChoice(opener(spec, judge=judge, env=env))
     if spec == "webarena":
         path = webarena_test_file()
         return SuiteChoice(ConfigSuite("webarena", load_webarena(path, env=env), judge=judge))

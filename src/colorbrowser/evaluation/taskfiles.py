@@ -35,7 +35,9 @@ from colorbrowser.evaluation.configured import (
     fill_placeholders,
     helper_reasons,
 )
+from colorbrowser.evaluation.dbmatch import databases
 from colorbrowser.evaluation.spec import EvalSpec, describe_error
+from colorbrowser.evaluation.webarena_login import addresses
 
 WEBARENA_PREFIX = "webarena:"
 
@@ -113,18 +115,23 @@ def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
                             f"{seen[task_id]}")
         seen[task_id] = index
         state = None
+        logins: dict[str, str] = {}
         if cfg.storage_state:
             # WebArena writes "./.auth/x_state.json", relative to its checkout.
             state = (Path(auth_dir) / Path(cfg.storage_state).name if auth_dir
                      else Path.cwd() / cfg.storage_state)
             missing = _state_reason(cfg.storage_state, state)
-            if missing:
+            # A missing state of WebArena's known sites is made at setup, by logging in.
+            logins = (addresses(state.name, env) or {}) if missing else {}
+            if missing and not logins:
                 reasons.append(f"{missing} (set {AUTH_DIR_VAR})")
+        dbs, no_db = databases(cfg.eval, env)
         definitions.append(TaskDefinition(
             id=task_id, site="+".join(cfg.sites) or "webarena", goal=cfg.intent,
             start_url=cfg.start_url, eval=cfg.eval, storage_state=state,
-            geolocation=cfg.geolocation, unsupported=helper_reasons(cfg.eval) + reasons,
-            source=f"{path}#{index}",
+            geolocation=cfg.geolocation,
+            unsupported=helper_reasons(cfg.eval) + reasons + no_db,
+            source=f"{path}#{index}", databases=dbs, logins=logins,
         ))
     return definitions
 
@@ -170,10 +177,12 @@ def load_yaml(path: Path | str, *, env: Mapping[str, str] | None = None,
             if missing:
                 reasons.append(missing)
         first_url = task.start_url.split("|AND|")[0].strip()
+        dbs, no_db = databases(task.eval, env)
         definitions.append(TaskDefinition(
             id=task.id, site=task.site or urlparse(first_url).hostname or "local",
             goal=task.goal, start_url=task.start_url, eval=task.eval, storage_state=state,
-            geolocation=task.geolocation, unsupported=helper_reasons(task.eval) + reasons,
-            source=f"{path}#{index}",
+            geolocation=task.geolocation,
+            unsupported=helper_reasons(task.eval) + reasons + no_db,
+            source=f"{path}#{index}", databases=dbs,
         ))
     return definitions

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from colorbrowser.hitl.asking import REVIEW_CHOICES, Asker, HelpRequest, propose_scope
-from colorbrowser.knowledge.review_queue import QueueItem
+from colorbrowser.knowledge.review_queue import EXPLORATION, QueueItem
 from colorbrowser.knowledge.store import KnowledgeBase
 
 
@@ -36,6 +36,13 @@ def item_request(item: QueueItem, position: int, total: int) -> HelpRequest:
     )
 
 
+def _origin(item: QueueItem) -> dict[str, object]:
+    """Tips written for an exploration finding keep where the finding came from."""
+    if item.reason.startswith(EXPLORATION):
+        return {"tags": ["review", "exploration"], "source": "exploration"}
+    return {"tags": ["review"]}
+
+
 def review(kb: KnowledgeBase, asker: Asker) -> ReviewTally:
     items = kb.queue_list("open")
     tally = ReviewTally(left=len(items))
@@ -45,7 +52,7 @@ def review(kb: KnowledgeBase, asker: Asker) -> ReviewTally:
         if answer.closed or answer.kind == "quit":
             break
         if answer.kind == "tip":
-            tip = kb.add(answer.tip(tags=["review"]))
+            tip = kb.add(answer.tip(**_origin(item)))
             kb.queue_resolve(item.id, "resolved", tip.id)
             tally.resolved.append((item.id, tip.id))
         else:

@@ -17,6 +17,9 @@ from colorbrowser.knowledge.tip import format_time, now
 
 QueueStatus = Literal["open", "resolved", "skipped"]
 STATUSES: tuple[str, ...] = ("open", "resolved", "skipped")
+# Reasons that start with this were queued by ``explore``: their tips are stored with
+# source "exploration".
+EXPLORATION = "exploration:"
 
 
 class QueueItem(BaseModel):

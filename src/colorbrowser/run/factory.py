@@ -8,6 +8,8 @@ here, so a setting means the same thing everywhere.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -83,8 +85,21 @@ def token_counter():
 
 
 def settings_snapshot(settings: Settings) -> dict[str, Any]:
-    """Settings as JSON with every secret masked by pydantic."""
-    return settings.model_dump(mode="json")
+    """Settings as JSON with every secret masked by pydantic, plus a seal per endpoint.
+
+    The seal (an HMAC of the endpoint under the key) lets ``resume`` recognise an
+    endpoint this key was already used with, without the key ever being written.
+    """
+    data = settings.model_dump(mode="json")
+    for name in ("model", "summarizer_model"):
+        section, model = data.get(name), getattr(settings, name)
+        if isinstance(section, dict) and model is not None and model.api_key is not None:
+            section["key_seal"] = key_seal(model.api_key.get_secret_value(), model.base_url)
+    return data
+
+
+def key_seal(key: str, base_url: str | None) -> str:
+    return hmac.new(key.encode(), (base_url or "").encode(), hashlib.sha256).hexdigest()[:32]
 
 
 # -- knowledge and human help -------------------------------------------------------

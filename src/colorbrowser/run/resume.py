@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import hmac
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from colorbrowser.agent.trajectory import lock_run_dir
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.protocols import Hook, Restorable
-from colorbrowser.run.factory import build_episode
+from colorbrowser.run.factory import build_episode, key_seal
 
 
 def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
@@ -25,11 +27,13 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
     The key was masked when the run was saved, so it must come from the environment
     again; everything that shapes the agent's behaviour comes from the run itself.
     """
-    saved = dict(meta.get("settings") or {})
+    saved = json.loads(json.dumps(meta.get("settings") or {}))
+    seals: dict[str, Any] = {}
     for name in ("model", "summarizer_model"):
         section = saved.get(name)
         if isinstance(section, dict):
             section.pop("api_key", None)
+            seals[name] = section.pop("key_seal", None)
     try:
         settings = Settings.model_validate(saved)
     except ValidationError as exc:
@@ -37,30 +41,41 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
     model = settings.model.model_copy()
     if current.model.base_url and current.model.base_url != model.base_url:
         model.base_url = current.model.base_url
-    model.api_key = _key_for(model.base_url, current)
+    model.api_key = _key_for(model.base_url, current, seals.get("model"))
     settings.model = model
     if settings.summarizer_model is not None:
         summarizer = settings.summarizer_model
-        summarizer.api_key = _key_for(summarizer.base_url, current)
+        summarizer.api_key = _key_for(summarizer.base_url, current,
+                                      seals.get("summarizer_model"))
     settings.paths = current.paths
     return settings
 
 
-def _key_for(base_url: str | None, current: Settings) -> Any:
-    """The person's key goes only to an endpoint they configured now: a base_url read
-    from a run folder (which anyone could have written) gets none of its own accord."""
-    if base_url is None or base_url == current.model.base_url:
-        return current.model.api_key
+def _key_for(base_url: str | None, current: Settings, seal: Any) -> Any:
+    """The person's key goes to an endpoint they name now, or to one the run folder
+    proves this same key was used with (its seal); a base_url read from a folder that
+    anyone could have written gets none of its own accord."""
+    key = current.model.api_key
+    if base_url is None or base_url == current.model.base_url or _sealed(key, base_url, seal):
+        return key
     return None
+
+
+def _sealed(key: Any, base_url: str, seal: Any) -> bool:
+    if key is None or not isinstance(seal, str):
+        return False
+    return hmac.compare_digest(key_seal(key.get_secret_value(), base_url), seal)
 
 
 def foreign_endpoint(meta: dict[str, Any], current: Settings) -> str | None:
     """The run's own endpoint when it will be used without the person's key."""
     saved = (meta.get("settings") or {}).get("model") or {}
     url = saved.get("base_url") if isinstance(saved, dict) else None
-    if url and not current.model.base_url and current.model.api_key is not None:
-        return str(url)
-    return None
+    if not url or current.model.base_url or current.model.api_key is None:
+        return None
+    if _sealed(current.model.api_key, str(url), saved.get("key_seal")):
+        return None
+    return str(url)
 
 
 def resume_episode(

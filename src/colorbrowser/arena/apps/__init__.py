@@ -13,9 +13,8 @@ APPS: dict[str, str] = {
     "forum": "colorbrowser.arena.apps.forum:ForumApp",
     "trac": "colorbrowser.arena.apps.trac:TracApp",
     "wiki": "colorbrowser.arena.apps.wiki:WikiApp",
+    "tracker": "colorbrowser.arena.apps.tracker:TrackerApp",
 }
-# Redmine ("tracker", port 8108) is planned: its seed content generator is shared with
-# trac (content/tracker.py, three project profiles), its app module is not written yet.
 
 
 def get_app(name: str) -> App:

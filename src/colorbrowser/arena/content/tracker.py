@@ -177,7 +177,7 @@ def _after(previous: datetime, delta: timedelta) -> datetime:
 
 
 def _history(rng: random.Random, issue: Issue, comp: Component, members: list[Person],
-             milestones: list[Milestone]) -> None:
+             first_id: int = 1) -> None:
     """Comments and field changes, ending in the issue's final status."""
     when = issue.created
     names = [m.username for m in members]
@@ -194,7 +194,7 @@ def _history(rng: random.Random, issue: Issue, comp: Component, members: list[Pe
                                  (70, 8, 8, 8, 6))[0]
         text = {"fixed": "Fixed, see the commit that references this ticket.",
                 "wontfix": "We decided not to do this: it would complicate the settings a lot.",
-                "duplicate": f"Duplicate of #{max(1, issue.id - rng.randint(1, 30))}.",
+                "duplicate": f"Duplicate of #{max(first_id, issue.id - rng.randint(1, 30))}.",
                 "worksforme": "Cannot reproduce with the current code; please reopen with "
                               "more details if it still happens.",
                 "invalid": "This is a configuration problem, not a bug."}[resolution]
@@ -294,15 +294,22 @@ def _wiki(project: Project) -> list[WikiPage]:
     ]
 
 
-def project(profile: Profile, seed: int, issues: int = 120, members: int = 8) -> Project:
-    """A whole project history, identical for the same profile and seed."""
+def project(profile: Profile, seed: int, issues: int = 120, members: int = 8,
+            first_id: int = 1, team: list[Person] | None = None) -> Project:
+    """A whole project history, identical for the same profile and seed.
+
+    Redmine numbers issues across all projects, so a project may start at ``first_id``;
+    projects of one site share people, so the ``team`` may be given (its first five
+    own issues).
+    """
     rng = random.Random(f"{profile.key}:{seed}")
-    team = people(rng, members, domain=f"{profile.key}.example.org")
+    if team is None:
+        team = people(rng, members, domain=f"{profile.key}.example.org")
     milestones = _milestones(rng)
     out = Project(profile, team, milestones, [], [], [])
     versions = [m.name for m in milestones if m.completed]
-    for number in range(1, issues + 1):
-        created = START + (END - START) * (number - 1) / issues
+    for number in range(first_id, first_id + issues):
+        created = START + (END - START) * (number - first_id) / issues
         created = _when(rng, created, created + timedelta(days=2))
         comp = rng.choice(profile.components)
         kind = rng.choices(("defect", "enhancement", "task"), (55, 30, 15))[0]
@@ -318,7 +325,7 @@ def project(profile: Profile, seed: int, issues: int = 120, members: int = 8) ->
                       milestone=open_ms[0].name if rng.random() < 0.8 else "",
                       version=version, created=created,
                       keywords=rng.choice(("", "", "regression", "performance", "ux", "easy")))
-        _history(rng, issue, comp, team, milestones)
+        _history(rng, issue, comp, team, first_id)
         out.issues.append(issue)
     out.commits = _commits(rng, out)
     out.wiki = _wiki(out)

@@ -11,14 +11,39 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin
 
 import httpx
 
-from colorbrowser.arena.apps.base import Account, LoginForm
 from colorbrowser.errors import ColorBrowserError
+
+
+@dataclass(frozen=True)
+class Account:
+    """A seeded login. These are test fixtures: printing them is fine."""
+
+    username: str
+    password: str
+    role: str  # e.g. admin, staff, customer, member
+    name: str = ""  # the person's full name, as pages may show it
+    email: str = ""
+
+
+@dataclass(frozen=True)
+class LoginForm:
+    """How to log in through the app's real login form, and how to see that it worked."""
+
+    path: str  # the page that holds the form
+    user_field: str
+    password_field: str
+    check_path: str  # a page that names the user when logged in
+    marker: str = "{username}"  # formatted with the Account's fields
+    extra: Mapping[str, str] = field(default_factory=dict)
+    login_with: str = "username"  # which Account field goes in user_field
 
 
 class _Forms(HTMLParser):

@@ -1,0 +1,172 @@
+"""Self-exploration: ours (SCALE-Hop) against a random clicker, breadth- and depth-first
+link crawlers and a count-based curiosity explorer, on the same loop, budget and state
+key, per app and seed.
+
+    PYTHONPATH=src python benchmarks/explore.py                         # demo + trac, 5 seeds, 500
+    PYTHONPATH=src python benchmarks/explore.py --apps demo,trac,shop,forum,wiki,tracker
+    PYTHONPATH=src python benchmarks/explore.py --apps demo --seeds 1 --budget 100
+    PYTHONPATH=src python benchmarks/explore.py --apps trac,shop --jobs 2   # apps side by side
+
+Columns: distinct states per 100 actions (reached within the first 100 actions; an
+explorer that has explored everything stops early, so a plain ratio would punish it)
+and at the end of the budget (ours counts as ahead with more states, or as many
+reached in fewer actions); route coverage (URL templates reached, as a
+share of every template any method reached on that app over all seeds: the app's known
+routes); Predictor accuracy per check and its abstain rate (ours); tasks kept after
+de-duplication and proof, and the share proposed that passed (ours); backtracking cost
+per hop by method (actions, seconds). Then every kept task is proved again in a separate
+browser on a fresh reset (``reproved``). Arena apps run on their own instance (default
+7) so a person's arena on instance 0 is left alone. The last line is the summary:
+``explore: apps N, ahead_on_states K/N, ahead_on_routes K/N, tasks_kept T, reproved P%``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import tempfile
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.config import BrowserSettings
+from colorbrowser.explore.baselines import STRATEGIES
+from colorbrowser.explore.run import ExploreRequest, explore
+from colorbrowser.explore.sandbox import BrowserStorageSandbox
+from colorbrowser.explore.state import load_state
+from colorbrowser.explore.validate import load_tasks, reprove
+
+
+def start_app(name: str, stack: contextlib.ExitStack, instance: int):
+    """(start URL, sandbox or 'browser') for the demo shop or an arena app."""
+    if name == "demo":
+        from colorbrowser.demo.cli import SITE
+        from colorbrowser.static_server import StaticServer
+
+        server = stack.enter_context(StaticServer(SITE))
+        return f"{server.url}/index.html", "browser"
+    from colorbrowser.arena import Arena
+    from colorbrowser.explore.cli import ArenaSandbox
+
+    arena = Arena(instance)
+    arena.up([name])
+    stack.callback(arena.down, [name])
+    return arena.base_url(name) + "/", ArenaSandbox(arena, name)
+
+
+def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: Path) -> dict:
+    request = ExploreRequest(start_url=start, budget=budget, out=folder, seed=seed,
+                             strategy=strategy, allow_hosts=["127.0.0.1"], screenshots="none",
+                             tasks=strategy == "ours", sandbox=sandbox)
+    if hasattr(sandbox, "reset"):
+        sandbox.reset()
+    explore(request, say=lambda _: None)
+    state = load_state(folder)
+    templates = {n.template.split("#")[0] for n in state.graph.nodes.values()}
+    hops = defaultdict(list)
+    for hop in state.hops:
+        if hop["ok"]:
+            hops[hop["method"]].append((hop["actions"], hop["seconds"]))
+    kept = {t["intent"] for t in load_tasks(folder)[0]} if strategy == "ours" else set()
+    early = sum(1 for at in state.new_state_at if at <= 100)
+    last = max(state.new_state_at, default=0)
+    return {"states": len(state.graph.nodes), "early": early, "last": last,
+            "used": max(state.used, 1), "routes": templates,
+            "tally": state.tally, "hops": hops, "kept": kept, "folder": folder}
+
+
+def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dict:
+    """Every method and seed on one app; the printed section and the app's tallies."""
+    lines: list[str] = []
+    say = lines.append
+    with contextlib.ExitStack() as stack:
+        start, sandbox = start_app(app, stack, instance)
+        runs: dict[str, list[dict]] = defaultdict(list)
+        for seed in range(seeds):
+            for strategy in STRATEGIES:
+                folder = work / app / f"{strategy}-{seed}"
+                runs[strategy].append(one_run(start, sandbox, strategy, seed, budget, folder))
+        known = set().union(*(r["routes"] for rs in runs.values() for r in rs))
+        say(f"\n## {app} ({seeds} seeds, budget {budget}, {len(known)} routes known)\n")
+        say("| method | states in first 100 actions | states at budget | route coverage "
+            "| backtracking (actions / s per hop) |")
+        say("| --- | --- | --- | --- | --- |")
+        per100, cover, sooner = {}, {}, {}
+        for strategy, rs in runs.items():
+            per100[strategy] = statistics.mean(r["early"] for r in rs)
+            states = statistics.mean(r["states"] for r in rs)
+            last = statistics.mean(r["last"] for r in rs)
+            sooner[strategy] = (per100[strategy], -last)
+            cover[strategy] = statistics.mean(len(r["routes"]) / max(len(known), 1) for r in rs)
+            hops = defaultdict(list)
+            for r in rs:
+                for method, pairs in r["hops"].items():
+                    hops[method] += pairs
+            cost = ", ".join(f"{m} {statistics.mean(a for a, _ in p):.1f} / "
+                             f"{statistics.mean(s for _, s in p):.2f}"
+                             for m, p in sorted(hops.items())) or "-"
+            say(f"| {strategy} | {per100[strategy]:.1f} | {states:.1f} (last new at "
+                f"{last:.0f}) | {cover[strategy]:.0%} | {cost} |")
+        others = [s for s in runs if s != "ours"]
+        checks: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        predictions = abstained = 0
+        for r in runs["ours"]:
+            predictions += r["tally"].predictions
+            abstained += r["tally"].abstained
+            for name, (right, total) in r["tally"].checks.items():
+                checks[name][0] += right
+                checks[name][1] += total
+        acc = ", ".join(f"{k} {r / t:.0%}" for k, (r, t) in sorted(checks.items()) if t)
+        # a task two seeds both found counts once
+        kept = len(set().union(*(r["kept"] for r in runs["ours"])))
+        say(f"\npredictor: {acc}; abstained {abstained / max(predictions, 1):.0%} "
+            f"of {predictions}; tasks kept {kept}")
+        settings = BrowserSettings(allow_hosts=["127.0.0.1"])
+        proofs_ok = proofs_all = 0
+        with BrowserEnv(settings) as env:
+            env.reset(None)
+            box = (BrowserStorageSandbox(lambda: env.session.context)
+                   if sandbox == "browser" else sandbox)
+            for r in runs["ours"]:
+                proofs = reprove(r["folder"], env, box)
+                proofs_ok += sum(p.ok for p in proofs)
+                proofs_all += len(proofs)
+    # more states in the first 100 actions, or as many reached in fewer actions
+    return {"text": "\n".join(lines),
+            "ahead_states": all(sooner["ours"] > sooner[s] for s in others),
+            "ahead_routes": all(cover["ours"] >= cover[s] for s in others),
+            "kept": kept, "proofs_ok": proofs_ok, "proofs_all": proofs_all}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--apps", default="demo,trac")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--budget", type=int, default=500)
+    ap.add_argument("--instance", type=int, default=7,
+                    help="arena instance of the first app; with --jobs, app i uses instance+i")
+    ap.add_argument("--jobs", type=int, default=1, help="apps explored at the same time")
+    args = ap.parse_args()
+    apps = [a.strip() for a in args.apps.split(",") if a.strip()]
+    work = Path(tempfile.mkdtemp(prefix="explore-bench-"))
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            futures = [pool.submit(one_app, app, args.seeds, args.budget, args.instance + i,
+                                   work) for i, app in enumerate(apps)]
+            results = [f.result() for f in futures]
+    else:
+        results = [one_app(app, args.seeds, args.budget, args.instance, work) for app in apps]
+    for result in results:
+        print(result["text"])
+    proofs_all = sum(r["proofs_all"] for r in results)
+    reproved = 100 * sum(r["proofs_ok"] for r in results) / proofs_all if proofs_all else 0
+    print(f"\nexplore: apps {len(apps)}, "
+          f"ahead_on_states {sum(r['ahead_states'] for r in results)}/{len(apps)}, "
+          f"ahead_on_routes {sum(r['ahead_routes'] for r in results)}/{len(apps)}, "
+          f"tasks_kept {sum(r['kept'] for r in results)}, reproved {reproved:.0f}%")
+
+
+if __name__ == "__main__":
+    main()

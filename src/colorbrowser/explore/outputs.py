@@ -1,0 +1,39 @@
+"""Everything an exploration leaves in its folder once the loop ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from colorbrowser.agent.trajectory import write_json_atomic
+from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.explore.dataset import write_dataset
+from colorbrowser.explore.graph_html import render
+from colorbrowser.explore.sandbox import Sandbox
+from colorbrowser.explore.state import ExploreState
+
+
+def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = None,
+                  sandbox: Sandbox | None = None, tasks: bool = True,
+                  kb_path: Path | None = None, cookies: list[dict[str, Any]] | None = None,
+                  say: Callable[[str], None] = print) -> list[str]:
+    """graph.json, graph.html, dataset.jsonl, findings queued, tasks; what was written."""
+    written = []
+    write_json_atomic(out / "graph.json", {**state.graph.to_json(), "tally": state.tally.__dict__,
+                                           "hops": state.hops, "used": state.used})
+    (out / "graph.html").write_text(render(state, out), "utf-8")
+    written.append("graph.json, graph.html")
+    written.append(f"{write_dataset(out)} dataset lines")
+    if kb_path is not None:
+        from colorbrowser.explore.findings import queue_findings
+
+        written.append(f"{queue_findings(kb_path, state.graph.findings, out)} findings queued "
+                       "for review")
+    if tasks and env is not None:
+        from colorbrowser.explore.synth import synthesise_and_validate
+
+        report = synthesise_and_validate(state, out, env, sandbox, cookies=cookies, say=say)
+        written.append(f"{report.kept} tasks kept of {report.proposed} "
+                       f"({report.duplicates} near-duplicates, {report.failed} failed proof)")
+    return written

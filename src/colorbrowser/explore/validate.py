@@ -1,0 +1,152 @@
+"""Proving a synthesised task before it is kept, on a fresh start each time:
+
+- doing nothing (stop at the start page, no answer) scores 0;
+- the start state scores 0 (for a question: the start page's heading as the answer);
+- the recorded path, replayed as an oracle plan (evaluation/oracle.py), scores 1, and
+  the page it reaches still shows what the question quotes.
+
+The same function re-proves a saved task file in a separate run (the benchmark's
+``reproved``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.evaluation.evaluators import string_match, url_match
+from colorbrowser.evaluation.oracle import OracleMiss, parse_plan
+from colorbrowser.evaluation.spec import EvalSpec
+from colorbrowser.explore.pagefacts import PageFacts, read_facts
+from colorbrowser.explore.sandbox import Sandbox
+
+TASKS_FILE = "tasks.json"
+PLANS_FILE = "tasks.oracle.yaml"
+
+
+@dataclass
+class Proof:
+    task_id: str
+    path: float = 0.0
+    nothing: float = 1.0
+    start: float = 1.0
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.path == 1.0 and self.nothing == 0.0 and self.start == 0.0 and not self.error
+
+
+@dataclass
+class SynthReport:
+    proposed: int = 0
+    duplicates: int = 0
+    failed: int = 0
+    kept: int = 0
+    proofs: list[Proof] = field(default_factory=list)
+
+
+def score(task: dict[str, Any], url: str, answer: str | None) -> float:
+    """The task's evaluator on a final address and answer (url and string checks only)."""
+    spec = EvalSpec.model_validate(task["eval"])
+    parts = []
+    if "url_match" in spec.eval_types:
+        parts.append(url_match(spec.reference_url or "", url).score)
+    if "string_match" in spec.eval_types:
+        parts.append(string_match(spec, task["intent"], answer).score)
+    out = 1.0
+    for p in parts:
+        out *= p
+    return out
+
+
+def _shows(check: dict[str, Any], facts: PageFacts) -> bool:
+    """Whether the reached page still shows what the question quotes."""
+    if check.get("h1") and facts.h1 != check["h1"]:
+        return False
+    if "label" in check:
+        return facts.value_for(check["label"]) == check["value"]
+    if "cell" in check:
+        key_head, key, head, value = check["cell"]
+        for table in facts.tables:
+            heads = table.get("heads") or []
+            if key_head in heads and head in heads:
+                k, c = heads.index(key_head), heads.index(head)
+                if any(row[k] == key and row[c] == value for row in table.get("rows", [])):
+                    return True
+        return False
+    return True
+
+
+class Prover:
+    """Runs proofs in one browser; ``fresh`` puts the site back before each run."""
+
+    def __init__(self, env: BrowserEnv, fresh: Callable[[], None]) -> None:
+        self.env, self.fresh = env, fresh
+
+    def _start(self, start_url: str) -> str:
+        self.fresh()
+        return self.env.reset(start_url).url
+
+    def prove(self, task: dict[str, Any], plan_data: list[Any]) -> Proof:
+        proof = Proof(task["task_id"])
+        start_url = task["start_url"]
+        try:
+            url = self._start(start_url)
+            proof.nothing = score(task, url, None)
+            facts = read_facts(self.env.page)
+            proof.start = score(task, url, facts.h1 or self.env.observe().title)
+            self._start(start_url)
+            answer = None
+            plan = parse_plan(plan_data)
+            for step in plan.steps:
+                if step.action == "stop":
+                    answer = str(step.args[0]) if step.args else ""
+                    break
+                result = self.env.step(step.action_text(self.env.observe()))
+                if not result.ok:
+                    raise OracleMiss(result.error or "a step failed")
+            final = self.env.observe()
+            check = (task.get("synthesised") or {}).get("check") or {}
+            if check and not _shows(check, read_facts(self.env.page)):
+                proof.error = "the page reached no longer shows the answer"
+            proof.path = score(task, final.url, answer)
+        except (OracleMiss, ValueError) as exc:
+            proof.error = str(exc)[:200]
+        return proof
+
+
+def fresh_start(env: BrowserEnv, sandbox: Sandbox | None) -> Callable[[], None]:
+    """A clean start: the sandbox restored, cookies and storage dropped."""
+
+    def fresh() -> None:
+        if sandbox is not None:
+            sandbox.reset()
+        context = env.session.context
+        context.clear_cookies()
+
+    return fresh
+
+
+def save_tasks(folder: Path, tasks: list[dict[str, Any]], plans: dict[str, list[Any]]) -> None:
+    (folder / TASKS_FILE).write_text(json.dumps(tasks, indent=1, ensure_ascii=False), "utf-8")
+    (folder / PLANS_FILE).write_text(yaml.safe_dump(plans, allow_unicode=True, sort_keys=False),
+                                     "utf-8")
+
+
+def load_tasks(folder: Path) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
+    tasks = json.loads((folder / TASKS_FILE).read_text("utf-8"))
+    plans = yaml.safe_load((folder / PLANS_FILE).read_text("utf-8")) or {}
+    return tasks, plans
+
+
+def reprove(folder: Path, env: BrowserEnv, sandbox: Sandbox | None) -> list[Proof]:
+    """Prove a saved task file again (a separate run, a fresh start per task)."""
+    tasks, plans = load_tasks(folder)
+    prover = Prover(env, fresh_start(env, sandbox))
+    return [prover.prove(t, plans[t["task_id"]]) for t in tasks]

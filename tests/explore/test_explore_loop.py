@@ -1,0 +1,85 @@
+"""The explorer's loop in real Chromium on a small local site: one node per kind of
+page, the budget kept, nothing requested off the allowed hosts, writes never sent
+without a reset, and a killed run resumed where it stopped."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from colorbrowser.agent.trajectory import read_steps
+from colorbrowser.explore.state import load_state
+
+from .conftest import run_explore
+
+
+def graph(out):
+    return json.loads((out / "graph.json").read_text())
+
+
+def test_record_pages_of_one_kind_are_one_node_and_the_budget_is_never_exceeded(
+        site_url, site, tmp_path):
+    run_explore(site_url, tmp_path, budget=25)
+    g = graph(tmp_path)
+    item_urls = {e["outcome"]["url"] for e in g["edges"] if "/items/" in e["outcome"]["url"]}
+    templates = [n["template"] for n in g["nodes"]]
+    assert len(templates) == len(set(n["key"] for n in g["nodes"]))
+    assert sum(t.endswith("/items/{id}") for t in templates) == 1
+    assert len(item_urls) >= 1
+    state = load_state(tmp_path)
+    assert state.used == len(read_steps(tmp_path))
+    assert state.used == 25 or (state.used < 25 and state.finished)  # or all was explored
+    if state.used < 25:
+        assert not state.graph.frontier()
+
+
+def test_nothing_is_requested_from_a_host_off_the_list(site_url, site, other_host, tmp_path):
+    run_explore(site_url, tmp_path, budget=20)
+    assert other_host.requests == []
+    state = load_state(tmp_path)
+    assert any("/pixel.png" in u for u in state.off_list)  # the image was stopped here
+    actions = " ".join(s["action"] for s in read_steps(tmp_path))
+    assert "leak" not in actions
+
+
+def test_allowing_the_other_host_lets_its_image_load(site_url, other_host, tmp_path):
+    run_explore(site_url, tmp_path, budget=3, allow_hosts=["127.0.0.1", "localhost"])
+    assert ("GET", "/pixel.png") in other_host.requests
+
+
+def test_writes_are_skipped_when_the_site_cannot_be_reset(site_url, site, tmp_path):
+    run_explore(site_url, tmp_path, budget=25)
+    assert not [r for r in site.requests if r[0] != "GET"]
+    home = next(n for n in graph(tmp_path)["nodes"] if n["url"] == site_url)
+    assert any("create" in s for s in home["skipped"])
+
+
+def test_a_killed_run_resumes_where_it_stopped(site_url, tmp_path):
+    def kill_after_four(state):
+        if state.used >= 4:
+            raise KeyboardInterrupt
+
+    from colorbrowser.explore.run import ExploreRequest, explore
+
+    request = ExploreRequest(start_url=site_url, budget=9, out=tmp_path, tasks=False,
+                             allow_hosts=["127.0.0.1"], screenshots="none")
+    with pytest.raises(KeyboardInterrupt):
+        explore(request, on_step=kill_after_four, say=lambda _: None)
+    first = load_state(tmp_path)
+    assert first.used == 4 and not first.finished
+    nodes_before = set(first.graph.nodes)
+    run_explore(site_url, tmp_path, budget=9, screenshots="none")
+    again = load_state(tmp_path)
+    steps = [s["step"] for s in read_steps(tmp_path)]
+    assert again.used == 9 and steps == list(range(1, 10))
+    assert nodes_before <= set(again.graph.nodes)
+
+
+def test_a_folder_holding_another_sites_exploration_is_refused(site_url, tmp_path):
+    run_explore(site_url, tmp_path, budget=2, screenshots="none")
+    from colorbrowser.errors import UserError
+
+    with pytest.raises(UserError, match="holds an exploration of"):
+        run_explore(site_url.replace("127.0.0.1", "localhost"), tmp_path, budget=2,
+                    allow_hosts=["localhost"])

@@ -1,0 +1,133 @@
+"""Task synthesis from the graph: the shortest path of clicks to each page (a toggle
+that uncovers a link is a step of it), page questions from every distinct page reached
+(answers word for word), navigation tasks from distinct addresses, and near-duplicates
+dropped; on the counting site the tasks are proved on a fresh start."""
+
+from __future__ import annotations
+
+import json
+
+from colorbrowser.explore.graph import Edge, Graph, Node
+from colorbrowser.explore.synth import SynthTask, deduplicate, propose, routes
+from colorbrowser.explore.urls import page_address
+from colorbrowser.explore.validate import load_tasks
+
+from .conftest import run_explore
+
+H = "http://shop.test"
+
+
+def link(name: str) -> dict:
+    return {"click": {"role": "link", "name": name}}
+
+
+def edge(step: int, src: tuple[str, str], dest: tuple[str, str], plan: dict, *,
+         kind: str = "link", navigated: bool = True, writes: bool = False,
+         after_write: bool = False) -> Edge:
+    """An edge from (address, node key) to (address, node key)."""
+    return Edge(step=step, source=src[1], dest=dest[1], action="click('1')", plan=plan,
+                kind=kind, signature=f"{kind}|{step}", writes=writes,
+                outcome={"url": dest[0], "navigated": navigated}, source_url=src[0],
+                after_write=after_write)
+
+
+def item_page(name: str, price: str) -> dict:
+    return {"h1": name, "title": name, "pairs": [{"label": "Price", "value": price}],
+            "tables": []}
+
+
+def shop_graph() -> Graph:
+    """Home -> Items -> four item pages (one node: one kind of page); Home's menu toggle
+    uncovers a link to Deals; a Checkout form writes; an item reached after a write."""
+    home, items = (f"{H}/", "home"), (f"{H}/items", "list")
+    g = Graph(start_url=f"{H}/")
+    g.add_node(Node(key="home", template="shop.test/", url=f"{H}/", h1="Shop"))
+    g.add_node(Node(key="home-open", template="shop.test/", url=f"{H}/", h1="Shop",
+                    path=[{"click": {"role": "button", "name": "Menu"}}]))
+    g.add_node(Node(key="list", template="shop.test/items", url=items[0], h1="Items",
+                    path=[link("Items")]))
+    g.add_node(Node(key="item", template="shop.test/items/{id}", url=f"{H}/items/1", h1="Kettle",
+                    path=[link("Items"), link("Kettle")]))
+    g.edges = [edge(1, home, items, link("Items")),
+               edge(2, home, (f"{H}/", "home-open"), {"click": {"role": "button", "name": "Menu"}},
+                    kind="toggle", navigated=False),
+               edge(3, (f"{H}/", "home-open"), (f"{H}/deals", "deals"), link("Deals")),
+               edge(4, items, (f"{H}/checkout", "done"), {"click": {"role": "button",
+                                                                    "name": "Checkout"}},
+                    kind="submit", writes=True)]
+    g.pages[f"{H}/"] = {"h1": "Shop", "title": "Shop", "pairs": [], "tables": []}
+    g.pages[f"{H}/items"] = {"h1": "Items", "title": "Items", "pairs": [], "tables": []}
+    prices = {1: ("Kettle", "$24.00"), 2: ("Teapot", "$31.50"), 3: ("Mug", "$8.25"),
+              4: ("Jug", "$12.00")}
+    for i, (name, price) in prices.items():
+        g.edges.append(edge(4 + i, items, (f"{H}/items/{i}", "item"), link(name)))
+        g.pages[f"{H}/items/{i}"] = item_page(name, price)
+    g.edges.append(edge(9, (f"{H}/checkout", "done"), (f"{H}/items/9", "item"), link("Bowl"),
+                        after_write=True))
+    g.pages[f"{H}/items/9"] = item_page("Bowl", "$5.00")  # only reached after the write
+    return g
+
+
+def test_routes_are_shortest_click_paths_and_a_toggle_is_a_step():
+    found = routes(shop_graph())
+    assert found[page_address(f"{H}/items/3")].plan == [link("Items"), link("Mug")]
+    deals = found[page_address(f"{H}/deals")]
+    assert deals.plan == [{"click": {"role": "button", "name": "Menu"}}, link("Deals")]
+    assert deals.loads == [1]  # one page load: still a single-step task
+    assert page_address(f"{H}/checkout") not in found  # a write is never a step
+    assert page_address(f"{H}/items/9") not in found  # nor what lies behind one
+
+
+def test_questions_come_from_every_distinct_page_of_a_kind_a_few_each():
+    unique, _, _ = propose(shop_graph())
+    questions = [t for t in unique if t.kind == "question"]
+    assert [t.answer for t in questions] == ["$24.00", "$31.50", "$8.25"]  # 3 per kind, label
+    mug = next(t for t in questions if t.answer == "$8.25")
+    assert mug.intent == 'What is the Price shown for "Mug"?'
+    assert mug.plan == [link("Items"), link("Mug"), "stop('$8.25')"]
+
+
+def test_navigation_tasks_come_from_distinct_addresses():
+    unique, _, _ = propose(shop_graph())
+    opened = {t.reference_url: t for t in unique if t.kind in ("single", "multi")}
+    assert opened[f"{H}/items"].kind == "single"
+    assert opened[f"{H}/deals"].intent == ('Open the page that the link "Deals" on the start '
+                                           'page leads to.')
+    assert opened[f"{H}/items/1"].intent == 'Go to the page "Items", then open "Kettle" from there.'
+    assert len([u for u in opened if "/items/" in u]) == 3  # a few per kind of page
+    assert f"{H}/checkout" not in opened
+
+
+def test_near_duplicates_by_intent_reference_or_kind_are_dropped():
+    def ask(page: str, label: str, value: str, where: str = "t/{id}") -> SynthTask:
+        return SynthTask("question", f"What is the {label} shown for {page}?", "T",
+                         {}, [], answer=value, where=where,
+                         check={"h1": page, "label": label, "value": value})
+
+    tasks = [ask("A", "Price", "1"), ask("A", "Price", "1"),  # the same twice
+             ask("A", "price", "2"),  # the same intent, other case
+             ask("B", "Price", "3"), ask("C", "Price", "4"), ask("D", "Price", "5"),  # 4th
+             ask("D", "Colour", "red"), ask("E", "Price", "6", where="t/other")]
+    kept, dropped = deduplicate(tasks)
+    assert [t.answer for t in kept] == ["1", "3", "4", "red", "6"] and dropped == 3
+
+
+def test_tasks_on_the_counting_site_are_proved_and_need_the_toggle(site_url, tmp_path):
+    run_explore(site_url, tmp_path, budget=30, tasks=True)
+    tasks, plans = load_tasks(tmp_path)
+    corner = next(t for t in tasks if t["eval"]["reference_url"].endswith("/secret"))
+    assert plans[corner["task_id"]] == [{"click": {"role": "button", "name": "More options"}},
+                                        {"click": {"role": "link", "name": "Hidden corner"}}]
+    price = next(t for t in tasks if t["synthesised"]["kind"] == "question")
+    assert price["eval"]["reference_answers"]["must_include"][0] in {"$24.00", "$31.50", "$8.25"}
+    rejected = json.loads((tmp_path / "tasks.rejected.json").read_text())
+    assert not rejected, rejected
+
+
+def test_line_numbers_are_not_labels_and_a_page_gets_a_few_questions():
+    g = shop_graph()
+    diff = g.pages[f"{H}/items/1"]
+    diff["pairs"] = ([{"label": str(n), "value": f"line {n} of code"} for n in range(1, 9)]
+                     + [{"label": f"Field {c}", "value": f"value {c}"} for c in "ABCDEF"])
+    asked = [t for t in propose(g)[0] if t.kind == "question" and t.check["h1"] == "Kettle"]
+    assert [t.check["label"] for t in asked] == ["Field A", "Field B", "Field C", "Field D"]
