@@ -57,3 +57,37 @@ def test_a_short_gate_run_prints_its_line_and_no_accepted_pause_lets_an_action_r
                      r"ran_after_pause (\d+)", last)
     assert m, last
     assert m.group(3) == "0"
+
+
+def _study_rows(out: str) -> dict[tuple[str, str], list[str]]:
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 9 and parts[0] in ("oracle", "random", "model"):
+            rows[(parts[0], parts[1])] = parts[2:]
+    return rows
+
+
+def test_the_copilot_study_on_two_trac_tasks_gives_sane_collaboration_figures(
+        arena_cache, capsys):
+    study = load("copilot_study")
+    tasks = "trac-ticket-owner-18,trac-milestone-size-1.1"
+    assert study.main(["--tasks", tasks, "--agents", "oracle,random", "--max-steps", "6",
+                       "--cache", str(arena_cache), "--show"]) == 0
+    out = capsys.readouterr().out
+    rows = _study_rows(out)
+    assert set(rows) == {("oracle", "off"), ("oracle", "on"), ("random", "off"),
+                         ("random", "on")}, out
+    # tasks, success, agent steps, human steps, human share, interventions, agent-driven
+    for knowledge in ("off", "on"):
+        oracle, rand = rows[("oracle", knowledge)], rows[("random", knowledge)]
+        assert oracle[0] == rand[0] == "2"
+        assert oracle[1] == "100%" and oracle[3] == "0.0" and oracle[4] == "0%", out
+        assert float(oracle[2]) >= 2 and oracle[5] == "0.00" and oracle[6] == "100%", out
+        # The person corrects the random agent: it takes steps and the task still succeeds.
+        assert int(rand[4].rstrip("%")) > 0 and float(rand[3]) > 0, out
+        assert float(rand[5]) > 0 and rand[1] == "100%", out
+    m = re.search(r"tips accepted from the first pass's corrections: oracle (\d+), "
+                  r"random (\d+)", out)
+    assert m and m.group(1) == "0" and int(m.group(2)) > 0, out
+    assert "not comparable to CowPilot's human study" in out
