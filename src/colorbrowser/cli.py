@@ -28,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "report": "colorbrowser.ui.report:report_command",
     "view": "colorbrowser.ui.cli:view_command",
     "arena": "colorbrowser.arena.cli:arena",
+    "copilot": "colorbrowser.copilot.cli:copilot_command",
+    "session": "colorbrowser.copilot.session_cli:session",
     "explore": "colorbrowser.explore.cli:explore_command",
 }
 

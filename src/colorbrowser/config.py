@@ -136,6 +136,9 @@ class BrowserSettings(_Strict):
     # Local pages a person opened on purpose (run/observe --allow-file-url). The
     # agent may look at them; its own actions still only open http(s) pages.
     trusted_pages: list[str] = Field(default_factory=list)
+    # Expose the browser over CDP on 127.0.0.1 (scripted persons in copilot mode attach
+    # there with Playwright's connect_over_cdp); None: not exposed.
+    remote_debugging_port: int | None = Field(None, ge=1024, le=65535)
 
     @field_validator("allow_hosts", mode="before")
     @classmethod
@@ -223,6 +226,35 @@ class HitlSettings(_Strict):
         return self
 
 
+class RiskRule(_Strict):
+    """One rule of the approval policy: globs over the action's name, its element's
+    name and the page's URL ("*" matches anything); the first rule that matches wins.
+    ``always``: wait for a person; ``maybe``: risky only when the pre-flight check
+    sees a non-GET form or request; ``never``: not risky whatever the check says."""
+
+    tier: Literal["always", "maybe", "never"]
+    action: str = "*"
+    element: str = "*"
+    url: str = "*"
+
+
+DEFAULT_RISK_RULES: tuple[dict[str, str], ...] = (
+    {"tier": "always", "action": "*", "element": "*pay*"},
+    {"tier": "always", "action": "*", "element": "*delete*"},
+    {"tier": "always", "action": "*", "element": "*purchase*"},
+    {"tier": "always", "action": "*", "element": "*place order*"},
+    {"tier": "maybe", "action": "click"},
+    {"tier": "maybe", "action": "press"},
+    {"tier": "maybe", "action": "dblclick"},
+    {"tier": "never"},
+)
+
+
+class CopilotSettings(_Strict):
+    risk: list[RiskRule] = Field(
+        default_factory=lambda: [RiskRule(**r) for r in DEFAULT_RISK_RULES])
+
+
 class PathSettings(_Strict):
     runs: Path = Path("runs")
     knowledge: Path | None = None  # None: $COLORBROWSER_KB or the user data dir
@@ -236,6 +268,7 @@ class Settings(_Strict):
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
     hitl: HitlSettings = Field(default_factory=HitlSettings)
+    copilot: CopilotSettings = Field(default_factory=CopilotSettings)
     paths: PathSettings = Field(default_factory=PathSettings)
 
     @model_validator(mode="after")

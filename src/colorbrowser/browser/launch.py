@@ -99,6 +99,9 @@ def launch_options(settings: BrowserSettings,
     policy = NavigationPolicy.of(settings.allow_hosts)
     options: dict[str, Any] = {"headless": settings.headless,
                                "args": [*LAUNCH_ARGS, *policy.launch_args()]}
+    if settings.remote_debugging_port:  # for scripted persons; loopback only
+        options["args"] += [f"--remote-debugging-port={settings.remote_debugging_port}",
+                            "--remote-debugging-address=127.0.0.1"]
     path = find_chromium(settings, environ)
     if path:
         options["executable_path"] = path

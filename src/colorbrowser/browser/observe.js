@@ -20,7 +20,9 @@
   const W = window;
   let st = W.__colorbrowser;
   if (!st) {
-    st = { next: 0, own: new WeakMap(), doc: Math.random().toString(36).slice(2, 10) };
+    // prefix: what capture.js needs to give ids in a cross-origin frame the same way.
+    st = { next: 0, own: new WeakMap(), doc: Math.random().toString(36).slice(2, 10),
+      prefix: PREFIX };
     Object.defineProperty(W, '__colorbrowser', { value: st, enumerable: false });
   }
 

@@ -214,8 +214,10 @@ def run_task_episode(
     decider: Decider | None = None,
     timeout: float | None = None,
     keep_episode: bool = False,
+    episode_type: type[Episode] | None = None,
 ) -> TaskRun:
-    """Set up, run, validate and tear down one task."""
+    """Set up, run, validate and tear down one task. ``episode_type``: an Episode
+    subclass (a copilot study's, where a scripted person answers the gate)."""
     run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
     deadline = Deadline(timeout)
     try:
@@ -235,7 +237,8 @@ def run_task_episode(
                 model=DeadlineModel(model, deadline) if timeout is not None else model,
                 env=PreparedEnv(env), kb=kb, asker=asker, decider=decider,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
-                site_aliases=SiteAliases.of(spec.site_aliases))
+                site_aliases=SiteAliases.of(spec.site_aliases),
+                **({"episode_type": episode_type} if episode_type is not None else {}))
             if episode.trajectory is not None:
                 run.redactor = episode.trajectory.redactor
             knowledge = [h for h in episode.hooks if isinstance(h, KnowledgeHook)]

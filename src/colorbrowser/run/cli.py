@@ -47,11 +47,14 @@ from colorbrowser.safe_text import escape
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--confirm-risky", is_flag=True,
+              help="Ask at the terminal before a risky action runs (the [[copilot.risk]] "
+                   "policy: payments, deletions, forms that POST...).")
 @knowledge_options
 @help_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, allow_hosts,
                 allow_file_url, memory, summarizer_model, summary_budget, max_steps, max_cost,
-                out_dir, headed, as_json, **loop_flags):
+                out_dir, headed, as_json, confirm_risky, **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     if not goal.strip():
         raise UserError("the goal is empty; say what the agent should do")
@@ -75,8 +78,27 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
                                 hooks=loop_console_hooks(settings, console),
                                 asker=terminal_asker(settings, console))
+        if confirm_risky:
+            episode.hooks.append(risk_confirmation(settings, episode, console))
         result = episode.run()
     return _finish(console, episode, result, as_json)
+
+
+def risk_confirmation(settings, episode, console: Console):
+    """The approval policy, asking the person at this terminal."""
+    from colorbrowser.hitl.risk import ConfirmRisky, RiskPolicy
+
+    def confirm(question: str) -> bool:
+        console.print(f"[yellow]risky[/] {escape(episode.redact(question))}")
+        try:
+            return click.confirm("run it", default=False, err=True)
+        except click.exceptions.Abort:  # no terminal input left: do not run it
+            return False
+
+    env = episode.env
+    _ = env.page  # the browser starts here: the request spy goes in before any page
+    policy = RiskPolicy(settings.copilot.risk, lambda: env.page).install(env.session.context)
+    return ConfirmRisky(policy, confirm, lambda: episode.obs)
 
 
 def checked_start(url: str, allow_file_url: bool) -> tuple[str, list[str]]:

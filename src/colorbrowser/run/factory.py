@@ -150,8 +150,10 @@ def build_episode(
     decider: Decider | None = None,
     lock: bool = True,
     site_aliases: SiteAliases = NO_ALIASES,
+    episode_type: type[Episode] = Episode,
 ) -> Episode:
-    """``site_aliases`` names locally served sites stably for knowledge (tips, scopes)."""
+    """``site_aliases`` names locally served sites stably for knowledge (tips, scopes);
+    ``episode_type`` an Episode subclass (the copilot's, where a person may take over)."""
     if settings.agent.knowledge == "off":
         kb = None
     elif kb is None:  # first, so a missing frozen store fails before anything starts
@@ -180,7 +182,7 @@ def build_episode(
         format_retries=settings.agent.format_retries,
         send_screenshot=settings.agent.send_screenshot,
     )
-    return Episode(
+    return episode_type(
         goal,
         env,
         decider,

@@ -21,6 +21,8 @@ from rich.console import Console
 from rich.table import Table
 
 from colorbrowser.errors import UserError
+from colorbrowser.evaluation.collaboration import CollaborationRow, collaboration
+from colorbrowser.evaluation.collaboration import markdown as collaboration_markdown
 from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.evaluation.report import Group, Rate, Report, build_report
 from colorbrowser.safe_text import escape
@@ -130,6 +132,18 @@ def summary_table(report: Report) -> Table:
     return table
 
 
+def collaboration_table(rows: list[CollaborationRow]) -> Table:
+    table = Table(title="collaboration (copilot runs)", title_justify="left")
+    for name in ("", "episodes", "success", "agent steps", "human steps", "total",
+                 "human share", "interventions", "agent-driven"):
+        table.add_column(name, justify="left" if not name else "right")
+    for r in rows:
+        table.add_row(escape(r.variant), str(r.episodes), pct(r.success), f"{r.agent_steps:.1f}",
+                      f"{r.human_steps:.1f}", f"{r.total_steps:.1f}", pct(r.human_share),
+                      f"{r.interventions:.1f}", pct(r.agent_driven))
+    return table
+
+
 @click.command("report")
 @click.argument("study", type=click.Path(path_type=Path))
 @click.option("--compare", "other", type=click.Path(path_type=Path), default=None,
@@ -149,6 +163,8 @@ def report_command(study: Path, other: Path | None, out_dir: Path | None,
         raise UserError(f"--out {out_dir} is a file; give a folder")
     links = Links(study, out_dir, thumbnails)
     markdown, page = render(report, links)
+    together = collaboration(study, report.records)
+    markdown += collaboration_markdown(together)
     paths = (out_dir / "report.md", out_dir / "report.html")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -160,6 +176,8 @@ def report_command(study: Path, other: Path | None, out_dir: Path | None,
     for warning in report.warnings:
         console.print(f"[yellow]warning[/] {escape(warning)}")
     console.print(summary_table(report))
+    if together:
+        console.print(collaboration_table(together))
     if report.overall.errored:
         console.print(f"errored (counted as not successful): "
                       f"{escape(errors_line(report.overall))}")

@@ -1,0 +1,422 @@
+"""Copilot study: a scripted person who knows each arena task's oracle plan works with
+three agents in copilot mode, and CowPilot's collaboration figures come out.
+
+    PYTHONPATH=src python benchmarks/copilot_study.py [--tasks 'trac-*'] [--max-steps 8]
+        [--agents oracle,random,model] [--model-tasks 3] [--instance 6]
+
+Each task runs in the real copilot machinery in-process: the Operator's decision goes
+through ``CopilotGate`` (mode copilot, countdown 0: every step waits for an answer), the
+answer comes through the ``Channel`` as the panel's run and reject buttons send it, and
+the step is recorded by ``Episode``. The scripted person reads the proposal the gate
+publishes and compares it with the plan's next step resolved on the page the agent saw
+(the same action on the same element with the same value): a match is approved, anything
+else is rejected with the plan step as the reason, and the person then takes that step
+(``Episode.apply`` with actor ``person``). While the plan's target has not appeared yet,
+or the last step's expected change has not shown, the person approves the agent's no-op
+wait (``scroll(0, 0)``). A rejection followed by the person's own step is CowPilot's
+intervention: the person stops the agent and acts.
+
+The figures per task come from ``copilot.metrics.measure`` over the recorded steps (the
+outcome is the task's own evaluator, set as the person's verdict), aggregated by
+``evaluation.collaboration.collaboration`` as ``colorbrowser report`` does. Then the
+corrections that ``CorrectionTips`` queued are accepted as tips (the review machinery,
+with the scope it proposes) and a second pass runs with knowledge on: the tips reach the
+Operator's prompt; the oracle and random agents do not read them, the model may.
+
+These are mechanism figures, not comparable to CowPilot's human study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fnmatch
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from colorbrowser.actions import parse_action
+from colorbrowser.copilot.channel import Channel, Command, Feed
+from colorbrowser.copilot.episode import CopilotEpisode
+from colorbrowser.copilot.gate import CopilotGate
+from colorbrowser.copilot.live import Live
+from colorbrowser.copilot.metrics import measure
+from colorbrowser.copilot.turn import PersonTurn
+from colorbrowser.evaluation.oracle import OracleMiss, Plan, parse_step
+from colorbrowser.evaluation.oracle import Step as PlanStep
+from colorbrowser.steps import Step
+
+WAIT = "scroll(0, 0)"  # the replay agent's no-op while a target loads
+LOOKS = 3  # how often the person looks again for a target that has not appeared
+NOTE = ("mechanism figures, not comparable to CowPilot's human study: the person is a "
+        "script that knows the answer, the tasks are the arena's")
+
+
+def _canon(text: str) -> str:
+    try:
+        return str(parse_action(text))
+    except Exception:  # an unparsable proposal matches nothing
+        return text
+
+
+# -- the scripted person ------------------------------------------------------------------
+@dataclass
+class ScriptedPerson:
+    """Knows the plan; answers proposals through the channel; owes a step after a reject."""
+
+    plan: list[PlanStep]
+    channel: Channel | None = None
+    episode: CopilotEpisode | None = None
+    position: int = 0
+    expect: Any = None  # the target the last step should make appear
+    owes: bool = False  # rejected: the person takes the plan's step now
+    log: list[str] = field(default_factory=list)
+
+    @classmethod
+    def knowing(cls, plan: Plan) -> ScriptedPerson:
+        steps = list(plan.steps)
+        if not steps or steps[-1].action != "stop":
+            steps.append(parse_step("stop()"))  # the plan ends: the person says done
+        return cls(steps)
+
+    def next_action(self, obs) -> str | None:
+        """The plan's next step on this page, or None while its target is not there."""
+        if self.position >= len(self.plan):
+            return "stop()"
+        try:
+            return _canon(self.plan[self.position].action_text(obs, os.environ))
+        except OracleMiss:
+            return None
+
+    def waiting(self, obs) -> bool:
+        if self.expect is None:
+            return False
+        try:
+            self.expect.find(obs)
+        except OracleMiss:
+            return True
+        self.expect = None
+        return False
+
+    def on_proposal(self, data: dict[str, Any]) -> None:
+        assert self.channel is not None and self.episode is not None
+        obs = self.episode.obs
+        proposed = _canon(str(data.get("action") or ""))
+        wanted = self.next_action(obs) if obs is not None else None
+        if wanted is not None and proposed == wanted and not self.waiting(obs):
+            self._advance()
+            self.channel.send(Command(kind="run", proposal=data["id"]))
+            return
+        if proposed == _canon(WAIT) and (wanted is None or self.waiting(obs)):
+            self.channel.send(Command(kind="run", proposal=data["id"]))
+            return
+        step = self.plan[min(self.position, len(self.plan) - 1)]
+        self.owes = True
+        self.channel.send(Command(kind="reject", proposal=data["id"],
+                                  reason=f"the next step is: {step.describe()}"))
+
+    def _advance(self) -> None:
+        step = self.plan[self.position]
+        self.position += 1
+        self.expect = step.expect
+
+    def take_step(self, episode: CopilotEpisode) -> Step | None:
+        """The plan's step, done by the person on the page as it is now."""
+        self.owes = False
+        if self.position >= len(self.plan):
+            return None
+        obs = episode.current()
+        for look in range(LOOKS + 1):
+            if not self.waiting(obs):
+                text = self.next_action(obs)
+                if text is not None:
+                    self._advance()
+                    return episode.apply(parse_action(text), "person",
+                                         thought="the person's own step")
+            if look < LOOKS:
+                episode.env.page.wait_for_timeout(400)
+                obs = episode.observe()
+        self.log.append(f"plan step {self.position + 1} not on {obs.url}")
+        self.position = len(self.plan)  # the plan does not fit; the person gives up
+        return None
+
+
+class PersonFeed(Feed):
+    """The panel's feed, read by the scripted person instead of a browser tab."""
+
+    def __init__(self, person: ScriptedPerson) -> None:
+        super().__init__()
+        self.person = person
+
+    def publish(self, kind: str, data: dict[str, Any]) -> None:
+        super().publish(kind, data)
+        if kind == "proposal" and not data.get("done"):
+            self.person.on_proposal(data)
+
+
+class QuietLive(Live):
+    """No panel watches: no screenshots or overlays, only the gate's waits."""
+
+    def screenshot(self, force: bool = False) -> None:
+        return None
+
+    def highlight(self, bbox) -> None:
+        return None
+
+    def unhighlight(self) -> None:
+        return None
+
+
+class StudyEpisode(CopilotEpisode):
+    person: ScriptedPerson
+    taken: list[Step]
+
+    def step(self) -> Step:
+        step = super().step()
+        if self.person.owes and self.state.status == "running":
+            self.person.take_step(self)
+        return step
+
+    def record(self, *args, **kwargs) -> Step:
+        step = super().record(*args, **kwargs)
+        self.taken.append(step)
+        return step
+
+
+def episode_type(person: ScriptedPerson) -> type[StudyEpisode]:
+    """An episode class whose instances answer to ``person`` through a real gate."""
+
+    class Bound(StudyEpisode):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.person, self.taken = person, []
+            channel = Channel()
+            channel.feed = PersonFeed(person)
+            env = self.env
+            live = QuietLive(lambda: env.page, channel.feed)
+            gate = CopilotGate(channel, live, mode="copilot", countdown=0.0,
+                               observation=lambda: self.obs)
+            self.attach(gate, PersonTurn(channel, live, None, lambda command: None))
+            person.channel, person.episode = channel, self
+
+    return Bound
+
+
+# -- agents -------------------------------------------------------------------------------
+Deciders = Callable[[str, Plan, int], Any]
+
+
+def oracle_decider(task: str, plan: Plan, max_steps: int):
+    from colorbrowser.evaluation.replay import ReplayOperator
+
+    return ReplayOperator(plan.encode())
+
+
+def random_decider(task: str, plan: Plan, max_steps: int):
+    from colorbrowser.evaluation.random_agent import RandomDecider
+
+    return RandomDecider(seed=sum(map(ord, task)), steps=max(1, max_steps - 2))
+
+
+AGENTS: dict[str, Deciders | None] = {"oracle": oracle_decider, "random": random_decider,
+                                       "model": None}  # None: the Operator on the model
+
+
+# -- the study ----------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    agent: str
+    knowledge: str
+    task: str
+    metrics: dict[str, Any]
+    seconds: float
+    notes: list[str]
+
+
+def settings_for(kb_path: Path, max_steps: int, knowledge: str):
+    from colorbrowser.config import Settings
+
+    settings = Settings()
+    agent = settings.agent.model_copy(update={
+        "max_steps": max_steps, "knowledge": knowledge, "tips_embeddings": False,
+        "memory": "full", "send_screenshot": False})
+    paths = settings.paths.model_copy(update={"knowledge": kb_path})
+    hitl = settings.hitl.model_copy(update={"interactive": False})
+    return settings.model_copy(update={"agent": agent, "paths": paths, "hitl": hitl})
+
+
+def run_one(suite, env, settings, task_id: str, plan: Plan, agent: str, model, kb,
+            collect: bool, max_steps: int) -> Outcome:
+    from colorbrowser.copilot.corrections import CorrectionTips
+    from colorbrowser.evaluation.episode import run_task_episode
+    from colorbrowser.evaluation.replay import NoModel
+
+    person = ScriptedPerson.knowing(plan)
+    short = task_id.split(":", 1)[1]
+    make = AGENTS[agent]
+    decider = make(short, plan, max_steps) if make is not None else None
+    hooks = [CorrectionTips(kb)] if collect else []
+    t0 = time.monotonic()
+    run = run_task_episode(suite.task(task_id), settings, env=env,
+                           model=model if decider is None else NoModel(), decider=decider,
+                           run_dir=None, kb=kb, hooks=hooks, keep_episode=True,
+                           episode_type=episode_type(person))
+    taken = run.episode.taken if run.episode is not None else []
+    verdict = "success" if run.success else "failure"
+    metrics = measure(taken, run.status, override=verdict).model_dump()
+    # CowPilot's intervention is the person stopping the agent and acting; here that is
+    # a rejection followed by the person's step (a pause would be the same with a click).
+    metrics["interventions"] += metrics["rejections"]
+    notes = list(person.log) + ([run.error] if run.error_class else [])
+    return Outcome(agent, settings.agent.knowledge, short, metrics,
+                   time.monotonic() - t0, notes)
+
+
+def accept_tips(kb) -> int:
+    """Every queued correction accepted as a tip, with the scope the review proposes."""
+    from colorbrowser.hitl.asking import HelpAnswer
+    from colorbrowser.hitl.review import review
+
+    class Accepts:
+        def ask(self, request) -> HelpAnswer:
+            text = request.reason.removeprefix("copilot correction: ")
+            return HelpAnswer("tip", text=text, site=request.site,
+                              patterns=[request.pattern] if request.pattern else [])
+
+    return len(review(kb, Accepts()).resolved)
+
+
+def rows(outcomes: list[Outcome]):
+    from colorbrowser.evaluation.collaboration import collaboration
+    from colorbrowser.evaluation.records import EpisodeRecord
+
+    records = [EpisodeRecord(task=o.task, variant=f"{o.agent} knowledge={o.knowledge}",
+                             config_hash="copilot-study", success=o.metrics["outcome"] == "success",
+                             info={"copilot": o.metrics}) for o in outcomes]
+    return collaboration(Path("."), records)
+
+
+def table(outcomes: list[Outcome]) -> list[str]:
+    lines = [f"{'agent':<8} {'knowledge':<9} {'tasks':>5} {'success':>8} {'agent st':>8} "
+             f"{'human st':>8} {'human share':>11} {'interv.':>7} {'agent-driven':>12}"]
+    order = {name: i for i, name in enumerate(AGENTS)}
+    found = sorted(rows(outcomes), key=lambda r: (order.get(r.variant.split()[0], 9),
+                                                  r.variant.split()[1]))
+    for r in found:
+        agent, knowledge = r.variant.split()
+        lines.append(f"{agent:<8} {knowledge.split('=')[1]:<9} {r.episodes:>5} "
+                     f"{r.success:>8.0%} {r.agent_steps:>8.1f} {r.human_steps:>8.1f} "
+                     f"{r.human_share:>11.0%} {r.interventions:>7.2f} {r.agent_driven:>12.0%}")
+    return lines
+
+
+def change_lines(outcomes: list[Outcome]) -> list[str]:
+    lines = []
+    for agent in AGENTS:
+        before = [o for o in outcomes if o.agent == agent and o.knowledge == "off"]
+        after = {o.task: o for o in outcomes if o.agent == agent and o.knowledge == "on"}
+        pairs = [(b, after[b.task]) for b in before if b.task in after]
+        if not pairs:
+            continue
+        a = sum(b.metrics["interventions"] for b, _ in pairs)
+        z = sum(n.metrics["interventions"] for _, n in pairs)
+        fewer = sum(n.metrics["interventions"] < b.metrics["interventions"] for b, n in pairs)
+        more = sum(n.metrics["interventions"] > b.metrics["interventions"] for b, n in pairs)
+        lines.append(f"{agent}: interventions {a} -> {z} over {len(pairs)} tasks "
+                     f"({fewer} tasks fewer, {more} more)")
+    return lines
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tasks", default="trac-*",
+                   help="task id patterns, comma-separated (default trac-*)")
+    p.add_argument("--max-steps", type=int, default=8, help="decisions per episode")
+    p.add_argument("--agents", default="oracle,random,model")
+    p.add_argument("--model-tasks", type=int, default=3,
+                   help="the offline model runs only on the first N tasks (it is slow)")
+    p.add_argument("--instance", type=int, default=6, help="arena instance to use")
+    p.add_argument("--cache", type=Path, default=None, help="arena cache (default the user's)")
+    p.add_argument("--no-second-pass", action="store_true")
+    p.add_argument("--show", action="store_true", help="print each task's figures")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    unknown = [a for a in agents if a not in AGENTS]
+    if unknown:
+        print(f"unknown agent {unknown[0]!r} (choose from {', '.join(AGENTS)})", file=sys.stderr)
+        return 2
+    os.environ["COLORBROWSER_ARENA_FIRST_INSTANCE"] = str(args.instance)
+
+    from colorbrowser.arena.plans import load_plans
+    from colorbrowser.arena.suite import ArenaSuite, plan_files
+    from colorbrowser.browser.env import BrowserEnv
+    from colorbrowser.knowledge.store import open_knowledge
+    from colorbrowser.run.factory import open_model
+
+    patterns = [p.strip() for p in args.tasks.split(",") if p.strip()]
+    plans = load_plans(plan_files())
+    outcomes: list[Outcome] = []
+    accepted: dict[str, int] = {}
+    with contextlib.ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="copilot-study-")))
+        suite = ArenaSuite(cache=args.cache)
+        stack.callback(suite.close)
+        if suite.arena.instance != args.instance:
+            print(f"arena instance {args.instance} is in use; using "
+                  f"{suite.arena.instance}", file=sys.stderr)
+        ids = [e.id for e in suite.entries()
+               if any(fnmatch.fnmatch(e.id.split(":", 1)[1], p) for p in patterns)
+               and e.id.split(":", 1)[1] in plans]
+        ids = [i for i in ids if not suite.tasks[i].definition.unsupported]
+        if not ids:
+            print(f"no runnable arena task matches {args.tasks!r}", file=sys.stderr)
+            return 2
+        base = settings_for(work / "kb.sqlite", args.max_steps, "off")
+        env = BrowserEnv(base.browser)
+        stack.callback(env.close)
+        model = open_model(base.model, stack, base.paths.cache) if "model" in agents else None
+        for knowledge in ("off",) if args.no_second_pass else ("off", "on"):
+            for agent in agents:
+                # One knowledge base per agent: its corrections, then its tips.
+                settings = settings_for(work / f"kb-{agent}.sqlite", args.max_steps, knowledge)
+                with contextlib.ExitStack() as kb_stack:
+                    kb = open_knowledge(settings.model_copy(update={"agent": settings.agent
+                                        .model_copy(update={"knowledge": "on"})}), kb_stack)
+                    if knowledge == "on":
+                        accepted[agent] = accept_tips(kb)
+                    chosen = ids[:args.model_tasks] if agent == "model" else ids
+                    for task_id in chosen:
+                        out = run_one(suite, env, settings, task_id,
+                                      plans[task_id.split(":", 1)[1]], agent, model, kb,
+                                      collect=knowledge == "off", max_steps=args.max_steps)
+                        outcomes.append(out)
+                        if args.show:
+                            m = out.metrics
+                            print(f"{agent:<7} {knowledge:<3} {out.task:<34} {m['outcome']:<8} "
+                                  f"agent {m['agent_steps']} person {m['human_steps']} "
+                                  f"interventions {m['interventions']} "
+                                  f"{out.seconds:.1f}s {'; '.join(out.notes)}", flush=True)
+    print(f"copilot study: {len(ids)} arena tasks matching {args.tasks!r}, "
+          f"max {args.max_steps} decisions")
+    for line in table(outcomes):
+        print(line)
+    if accepted:
+        print("tips accepted from the first pass's corrections: " +
+              ", ".join(f"{a} {n}" for a, n in accepted.items()))
+    for line in change_lines(outcomes):
+        print(line)
+    print(f"note: {NOTE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

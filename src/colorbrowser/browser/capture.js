@@ -1,0 +1,251 @@
+// ColorBrowser capture: what a person does in the page, as raw events for the
+// normaliser (copilot/normalize.py). An init script: runs first in every document of
+// every frame. capture.py fills in the placeholders.
+//
+// Only trusted events count (real mouse and keyboard input, CDP input included); a
+// page script cannot fake one. The binding is taken and removed from the window before
+// any page script runs, and every record carries a nonce no page can read, so a page
+// cannot post records of its own either.
+//
+// Values of sensitive fields (passwords, card numbers, codes) never leave the page as
+// text: the record says "********"; the real value travels apart, once, only so the
+// run's redactor can mask it wherever else the page shows it.
+(() => {
+  const NONCE = '__NONCE__';
+  const BINDING = '__BINDING__';
+  if (window[BINDING + 'Installed']) return;
+  Object.defineProperty(window, BINDING + 'Installed', { value: true, enumerable: false });
+  const send = window[BINDING];
+  try { delete window[BINDING]; } catch (e) { /* not configurable: still nonce-checked */ }
+  if (typeof send !== 'function') return;
+
+  const ARIA = __ARIA__;
+  const WALK = __WALKER__;
+  const MASK = '********';
+  const POPUP = '[aria-haspopup]:not([aria-haspopup="false"]),[aria-expanded],[role=menuitem]';
+  const ACTIONABLE = 'a[href],button,input,select,textarea,summary,option,label,'
+    + '[role=button],[role=link],[role=checkbox],[role=radio],[role=menuitem],[role=tab],'
+    + '[role=option],[role=switch],[role=combobox],[role=textbox],[onclick],[tabindex],'
+    + '[contenteditable=""],[contenteditable=true]';
+  const KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
+  const EDITING = new Set(['a', 'c', 'v', 'x', 'z', 'y']);
+  const SENSITIVE_NAME = /pass(word|wd|code)?\b|\bpin\b|otp|one.?time|2fa|totp|verif\w*.?code|security.?code|cvv|cvc|csc|card.?(num|no)|cc.?(num|number)|credit.?card|\bssn\b|social.?sec|iban|routing|account.?(num|no)|secret/i;
+  const SENSITIVE_AUTO = /cc-number|cc-csc|cc-exp|one-time-code|current-password|new-password/i;
+  const HUMAN_MS = 1500;
+  let seq = 0;
+
+  const post = (record) => {
+    record.nonce = NONCE;
+    record.seq = ++seq;
+    record.t = record.t || Date.now();
+    record.url = location.href;
+    record.top = window === window.top;
+    try { send(record); } catch (e) { /* the page is going away */ }
+  };
+
+  // -- bids: the same ids the agent's walker gives, given now if the element has none --
+  const walkRoot = () => {
+    let w = window;
+    while (w !== w.parent) {
+      try { void w.parent.document.documentElement; w = w.parent; } catch (e) { break; }
+    }
+    return w;
+  };
+  const walkHere = () => {
+    const st = window.__colorbrowser;
+    const top = window === window.top;
+    if (!top && !(st && typeof st.prefix === 'string')) return;  // prefix unknown yet
+    const prefix = top ? '' : st.prefix;
+    try {
+      WALK({ offscreen: true, maxName: 150, vw: innerWidth, vh: innerHeight, prefix });
+    } catch (e) { /* a half-built document: no bid this time */ }
+  };
+  Object.defineProperty(window, BINDING + 'Walk', { value: walkHere, enumerable: false });
+  const ensureBid = (el) => {
+    if (!el || el.getAttribute('bid')) return;
+    const root = walkRoot();
+    const walk = root === window ? walkHere : root[BINDING + 'Walk'];
+    if (typeof walk === 'function') walk();
+  };
+
+  // -- what an element is, as the agent's tree names it ----------------------------
+  const sensitive = (el) => {
+    if (!el || el.nodeType !== 1) return false;
+    if (el.localName === 'input' && el.type === 'password') return true;
+    const auto = el.getAttribute('autocomplete') || '';
+    if (SENSITIVE_AUTO.test(auto)) return true;
+    const label = el.labels && el.labels[0] ? el.labels[0].textContent : '';
+    const words = [el.name, el.id, el.getAttribute('aria-label'), el.placeholder, label]
+      .filter(Boolean).join(' ');
+    return SENSITIVE_NAME.test(words);
+  };
+  const luhn = (digits) => {
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) {
+      let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+      if (i % 2) { d *= 2; if (d > 9) d -= 9; }
+      sum += d;
+    }
+    return sum % 10 === 0;
+  };
+  const cardLike = (v) => {
+    const digits = (v || '').replace(/[\s-]/g, '');
+    return /^\d{13,19}$/.test(digits) && luhn(digits);
+  };
+  const valueOf = (el) => {
+    if (!el || el.nodeType !== 1) return null;
+    const tag = el.localName;
+    if (tag === 'select') return Array.from(el.selectedOptions).map((o) => o.label || o.text);
+    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return null;
+    if (tag === 'input' || tag === 'textarea') return el.value;
+    if (el.isContentEditable) return el.innerText.replace(/\n$/, '');
+    return null;
+  };
+  const ancestors = (el) => {
+    const out = [];
+    for (let a = el && el.parentElement; a && out.length < 12; a = a.parentElement) {
+      const bid = a.getAttribute('bid');
+      if (bid) out.push(bid);
+    }
+    return out;
+  };
+  const describe = (el) => {
+    if (!el || el.nodeType !== 1) return {};
+    ensureBid(el);
+    const tag = el.localName;
+    let role = '';
+    let name = '';
+    try {
+      const A = ARIA(150);
+      role = A.roleOf(el, tag);
+      name = A.cap(A.nameOf(el, tag, role)[0]);
+    } catch (e) { /* keep what we have */ }
+    const r = el.getBoundingClientRect();
+    const out = {
+      bid: el.getAttribute('bid') || '', role, name, tag, itype: el.type || '',
+      ancestors: ancestors(el), bbox: [r.left, r.top, r.width, r.height],
+      popup: !!el.closest(POPUP),
+    };
+    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+      out.checked = el.checked;
+    }
+    const value = valueOf(el);
+    if (value !== null) {
+      if (typeof value === 'string' && (sensitive(el) || cardLike(value))) {
+        out.value = value ? MASK : '';
+        out.sensitive = true;
+        if (value) out.secret = value;
+      } else out.value = value;
+    }
+    return out;
+  };
+
+  // The element a person meant: the closest actionable one (a span inside a button is
+  // the button), a label's control, else the closest element with an id at all.
+  const targetOf = (e) => {
+    let el = e.composedPath ? e.composedPath()[0] : e.target;
+    if (el && el.nodeType !== 1) el = el.parentElement;
+    if (!el) return null;
+    const hit = el.closest(ACTIONABLE);
+    if (hit && hit.localName === 'label' && hit.control) return hit.control;
+    return hit || el;
+  };
+
+  // -- listeners (capture phase, before the page's own handlers change anything) -------
+  const on = (type, fn) => window.addEventListener(type, (e) => {
+    if (!e.isTrusted) return;
+    try { fn(e); } catch (err) { /* never break the page */ }
+  }, true);
+
+  on('click', (e) => {
+    const raw = e.composedPath ? e.composedPath()[0] : e.target;
+    const label = raw && raw.nodeType === 1 ? raw.closest('label') : null;
+    // A click on a label's text, which the browser passes on to its control as a
+    // second click; a click on the control itself (even inside its label) is not.
+    const control = label && label.control;
+    const viaLabel = !!control && raw !== control && !control.contains(raw);
+    const target = targetOf(e);
+    // A click in a menu that a hover opened: the hover is part of the way there.
+    const opener = target && dwelt.slice().reverse().find((d) => d !== target
+      && !d.contains(target) && d.parentElement && d.parentElement.contains(target));
+    const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
+    post({ kind: 'click', ...describe(target), button: e.button, detail: e.detail,
+      via_label: viaLabel, opened_by: openedBy, x: e.clientX, y: e.clientY });
+  });
+  on('dblclick', (e) => post({ kind: 'dblclick', ...describe(targetOf(e)) }));
+  on('input', (e) => {
+    const el = e.composedPath ? e.composedPath()[0] : e.target;
+    const host = el.isContentEditable ? (el.closest('[contenteditable]') || el) : el;
+    if (host.localName === 'input' && (host.type === 'checkbox' || host.type === 'radio')) return;
+    post({ kind: 'input', ...describe(host) });
+  });
+  // A page script's el.click() on a checkbox fires a change the browser marks as
+  // trusted; only a change soon after real input counts as the person's.
+  let lastHuman = 0;
+  for (const type of ['pointerdown', 'mousedown', 'keydown']) on(type, () => { lastHuman = Date.now(); });
+  on('change', (e) => {
+    if (Date.now() - lastHuman > HUMAN_MS) return;
+    const el = e.target;
+    if (!el || !['input', 'select', 'textarea'].includes(el.localName)) return;
+    post({ kind: 'change', ...describe(el) });
+  });
+  on('keydown', (e) => {
+    if (e.isComposing || ['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) return;
+    const combo = e.ctrlKey || e.metaKey || e.altKey;
+    const editable = e.target && (e.target.isContentEditable
+      || ['input', 'textarea'].includes(e.target.localName));
+    if (!KEYS.has(e.key) && !combo) return;
+    if (combo && editable && EDITING.has(e.key.toLowerCase())) return;  // value edits
+    const mods = ['Control', 'Alt', 'Meta', 'Shift'].filter(
+      (m) => e.getModifierState(m) && (combo || m !== 'Shift'));
+    let el = e.composedPath ? e.composedPath()[0] : e.target;
+    if (el === document.body || el === document.documentElement) el = document.activeElement;
+    post({ kind: 'key', key: [...mods, e.key].join('+'), ...describe(el) });
+  });
+  let hoverTimer = 0;
+  let hovered = null;
+  const dwelt = [];  // the last pop-up openers the mouse rested on
+  on('mouseover', (e) => {
+    const raw = e.composedPath ? e.composedPath()[0] : e.target;
+    const el = raw && raw.nodeType === 1 ? raw.closest(POPUP) : null;
+    if (el === hovered) return;
+    clearTimeout(hoverTimer);
+    hovered = el;
+    if (!el) return;
+    const at = Date.now();
+    hoverTimer = setTimeout(() => {
+      if (hovered === el && el.matches(':hover')) {
+        dwelt.push(el);
+        if (dwelt.length > 4) dwelt.shift();
+        post({ kind: 'hover', t: at, ...describe(el) });
+      }
+    }, 250);
+  });
+  on('wheel', (e) => {
+    const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? innerHeight : 1;
+    post({ kind: 'wheel', dx: e.deltaX * unit, dy: e.deltaY * unit });
+  });
+  on('popstate', () => post({ kind: 'history' }));
+  on('hashchange', () => post({ kind: 'history' }));
+  // A tab coming to the front: shown again, or (headless, no visibility change) focused.
+  let shownAt = 0;
+  const shown = () => {
+    if (window !== window.top || Date.now() - shownAt < 200) return;
+    shownAt = Date.now();
+    post({ kind: 'visible' });
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') shown();
+  }, true);
+  window.addEventListener('focus', (e) => { if (e.target === window) shown(); }, true);
+
+  // -- this document itself: how it was reached ---------------------------------------
+  if (window === window.top) {
+    let how = 'navigate';
+    try {
+      const entry = performance.getEntriesByType('navigation')[0];
+      if (entry) how = entry.type;
+    } catch (e) { /* old engine */ }
+    post({ kind: 'doc', nav: how, t: Math.round(performance.timeOrigin) });
+  }
+})();

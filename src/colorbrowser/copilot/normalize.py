@@ -1,0 +1,412 @@
+"""Raw events of a person (browser/capture.py) -> actions in the agent's own syntax.
+
+Deterministic, no model needed: the same events always give the same actions.
+
+- keystrokes into one field become one ``fill`` with its final value; a click that
+  only focused the field before typing is dropped;
+- a burst of wheel events in one direction becomes one ``scroll``;
+- a page load that starts within ``CREDIT_MS`` of a click, key press, fill, select or
+  check in the same tab is that action's consequence (so is a pop-up tab); any other
+  load is an explicit ``goto``, ``go_back`` or ``go_forward``;
+- click, click, dblclick on one element is one ``dblclick``; a label's click and the
+  click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
+- a hover is kept only when the next click lands in the menu it opened (inside the
+  hovered element, or beside it in the same container), so stray hovers fall away;
+- Tab that just moves to the next field is dropped;
+- browser shortcuts (reload, new tab, history) are not page keys: what they did
+  arrives as the load or tab event.
+
+Every raw event is accounted for: used, credited to an action, or dropped with a
+reason, so a fidelity report can show a person what was made of their input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from colorbrowser.actions import format_action
+from colorbrowser.browser.capture import RawEvent
+from colorbrowser.steps import Target
+from colorbrowser.types import Action
+
+CREDIT_MS = 5000  # a load this soon after an action in its tab is that action's doing
+BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one scroll
+DOUBLE_MS = 700
+ECHO_MS = 250  # a label's click reaches its control within this
+BLANK = "about:blank"
+OPEN_LAG_MS = 2000  # how late Python may hear of a tab its first page is loading in
+BROWSER_KEYS = {"Control+r", "Meta+r", "F5", "Control+l", "Meta+l", "Control+t", "Meta+t",
+                "Control+w", "Meta+w", "Control+Tab", "Control+Shift+Tab", "Alt+ArrowLeft",
+                "Alt+ArrowRight", "Meta+[", "Meta+]"}
+FIELD_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
+CAUSES = {"click", "dblclick", "press", "fill", "select_option", "check", "uncheck"}
+
+
+@dataclass
+class HumanAction:
+    """One normalised action and where it came from."""
+
+    action: Action
+    tab: int
+    url: str
+    t: float
+    target: Target | None = None
+    events: list[int] = field(default_factory=list)  # seq numbers of the raw events used
+    led_to: list[str] = field(default_factory=list)  # loads and tabs credited to it
+    ancestors: list[str] = field(default_factory=list)  # ids of the elements around it
+    via_label: bool = False  # a click on a label, which the browser passes to its control
+    opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
+
+    @property
+    def name(self) -> str:
+        return self.action.name
+
+    def text(self) -> str:
+        return str(self.action)
+
+    def label(self) -> str:
+        """The action with its element named (role 'name') instead of its id."""
+        args = list(self.action.args)
+        if self.target is not None and args and isinstance(args[0], str):
+            shown = f"{self.target.role} {self.target.name!r}"
+            rest = ", ".join(repr(a) for a in args[1:])
+            return f"{self.name}({shown}{', ' + rest if rest else ''})"
+        return format_action(self.name, args)
+
+    def describe(self) -> str:
+        """What the person did, for the agent's history line."""
+        what = f"{self.target.role} {self.target.name!r}" if self.target else ""
+        done = f"on {what}" if what else ""
+        if self.led_to:
+            done = f"{done}; {'; '.join(self.led_to)}".strip("; ")
+        return done
+
+
+@dataclass
+class Normalised:
+    actions: list[HumanAction] = field(default_factory=list)
+    dropped: Counter[str] = field(default_factory=Counter)  # reason -> raw events
+    used: int = 0
+    credited: int = 0
+
+    def report(self) -> dict[str, object]:
+        return {"actions": len(self.actions), "used": self.used, "credited": self.credited,
+                "dropped": dict(self.dropped)}
+
+
+@dataclass
+class _Tab:
+    history: list[str] = field(default_factory=list)
+    index: int = -1
+    popup: bool = False  # opened by an action: its first page is that action's doing
+    fresh: HumanAction | None = None  # a new_tab() waiting for its first address
+
+
+def _target(e: RawEvent) -> Target | None:
+    return Target(bid=e.bid, role=e.role, name=e.name) if e.bid else None
+
+
+def _checkable(e: RawEvent) -> bool:
+    return e.tag == "input" and e.itype in ("checkbox", "radio")
+
+
+class _Builder:
+    def __init__(self, keep: Callable[[RawEvent], bool]) -> None:
+        self.keep = keep
+        self.out = Normalised()
+        self.tabs: dict[int, _Tab] = {}
+        self.active = 0
+        self.last_wheel: RawEvent | None = None
+
+    # -- bookkeeping ------------------------------------------------------------
+    def tab(self, index: int) -> _Tab:
+        return self.tabs.setdefault(index, _Tab())
+
+    def drop(self, reason: str) -> None:
+        self.out.dropped[reason] += 1
+
+    def emit(self, e: RawEvent, name: str, args: list, *, target: bool = True) -> HumanAction:
+        act = HumanAction(Action(name, args, raw=format_action(name, args)), e.tab, e.url, e.t,
+                          _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
+                          via_label=e.via_label, opened_by=e.opened_by)
+        self.out.actions.append(act)
+        self.out.used += 1
+        return act
+
+    def last(self, tab: int | None = None) -> HumanAction | None:
+        for act in reversed(self.out.actions):
+            if tab is None or act.tab == tab:
+                return act
+        return None
+
+    def cause(self, tab: int, t: float) -> HumanAction | None:
+        """The action a load starting at ``t`` in ``tab`` is credited to, if any."""
+        act = self.last(tab)
+        if act and act.name in CAUSES and 0 <= t - act.t <= CREDIT_MS and not act.led_to:
+            return act
+        return None
+
+    def merge(self, act: HumanAction, e: RawEvent, args: list) -> None:
+        act.action = Action(act.name, args, raw=format_action(act.name, args))
+        act.events.append(e.seq)
+        act.t = e.t
+        self.out.used += 1
+
+    # -- one event --------------------------------------------------------------
+    def feed(self, e: RawEvent) -> None:
+        kept = self.keep(e)
+        if e.kind in ("doc", "tab_open", "tab_close", "visible", "history"):
+            getattr(self, f"on_{e.kind}")(e, kept)
+        elif not kept:
+            return
+        elif not e.top and e.kind == "wheel":
+            self.drop("wheel inside a frame")
+        else:
+            getattr(self, f"on_{e.kind}")(e)
+        if e.kind != "wheel":
+            self.last_wheel = None
+
+    def on_click(self, e: RawEvent) -> None:
+        prev = self.last(e.tab)
+        if e.tag in ("select", "option"):
+            return self.drop("click on a select (its change is the action)")
+        if not e.bid:
+            return self.drop("click on an element without an id")
+        if prev and prev.target and e.detail == 0 and prev.name == "press" \
+                and prev.action.args[1] == "Enter" and e.t - prev.t <= ECHO_MS:
+            if prev.target.bid == e.bid:  # Enter on a button: the button's click
+                self.out.actions.remove(prev)
+                self.out.used -= 1
+            else:
+                return self.drop("the click a form's Enter sends to its submit button")
+        if prev and prev.target and prev.target.bid == e.bid and e.t - prev.t <= ECHO_MS \
+                and prev.name in ("click", "check", "uncheck") and prev.via_label:
+            self.out.actions.remove(prev)  # the label's click, now passed to its control
+            self.out.used -= 1
+            self.drop("a label's click passed on to its control")
+        if _checkable(e):
+            self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
+        else:
+            button = {1: "middle", 2: "right"}.get(e.button, "left")
+            self.emit(e, "click", [e.bid] if button == "left" else [e.bid, button])
+
+    def on_dblclick(self, e: RawEvent) -> None:
+        folded = 0
+        for act in reversed(self.out.actions[-2:]):
+            if act.name == "click" and act.target and act.target.bid == e.bid \
+                    and e.t - act.t <= DOUBLE_MS:
+                self.out.actions.remove(act)
+                folded += 1
+        self.out.used -= folded
+        self.out.credited += folded
+        self.emit(e, "dblclick", [e.bid])
+
+    def on_input(self, e: RawEvent) -> None:
+        if e.tag == "select" or not isinstance(e.value, str):
+            return self.drop("input on a select (its change is the action)")
+        if not e.bid:
+            return self.drop("typing into an element without an id")
+        prev = self.last(e.tab)
+        if prev and prev.name == "fill" and prev.target and prev.target.bid == e.bid:
+            return self.merge(prev, e, [e.bid, e.value])
+        self.emit(e, "fill", [e.bid, e.value])
+
+    def on_change(self, e: RawEvent) -> None:
+        prev = self.last(e.tab)
+        same = prev is not None and prev.target is not None and prev.target.bid == e.bid
+        if e.tag == "select":
+            options = e.value if isinstance(e.value, list) else []
+            value: str | list[str] = options[0] if len(options) == 1 else options
+            if same and prev.name == "select_option":
+                return self.merge(prev, e, [e.bid, value])
+            self.emit(e, "select_option", [e.bid, value])
+        elif _checkable(e):
+            if same and prev.name in ("check", "uncheck"):
+                self.out.credited += 1
+                return None
+            self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
+        elif isinstance(e.value, str):
+            for act in reversed(self.out.actions):
+                if act.name == "fill" and act.target and act.target.bid == e.bid:
+                    if act.action.args[1] == e.value:
+                        self.out.credited += 1
+                        return None
+                    break
+            self.emit(e, "fill", [e.bid, e.value])  # set without typing (autofill)
+
+    def on_key(self, e: RawEvent) -> None:
+        if e.key in BROWSER_KEYS:
+            return self.drop("a browser shortcut (its load or tab is the action)")
+        if e.tag == "select":
+            return self.drop("keys in a select (its change is the action)")
+        if not e.bid:
+            return self.drop("a key with no element focused")
+        self.emit(e, "press", [e.bid, e.key])
+
+    def on_hover(self, e: RawEvent) -> None:
+        if not e.bid:
+            return self.drop("hover on an element without an id")
+        self.emit(e, "hover", [e.bid])
+
+    def on_wheel(self, e: RawEvent) -> None:
+        prev = self.last(e.tab)
+        dx, dy = round(e.dx), round(e.dy)
+        if not dx and not dy:
+            return self.drop("a wheel event that moved nothing")
+        w = self.last_wheel
+        same_way = w is not None and (dy > 0) == (w.dy > 0) and (dx > 0) == (w.dx > 0)
+        if prev and prev.name == "scroll" and w is not None and same_way \
+                and e.t - w.t <= BURST_GAP_MS:
+            self.merge(prev, e, [prev.action.args[0] + dx, prev.action.args[1] + dy])
+        else:
+            self.emit(e, "scroll", [dx, dy], target=False)
+        self.last_wheel = e
+
+    # -- loads and tabs ------------------------------------------------------------
+    def on_doc(self, e: RawEvent, kept: bool) -> None:
+        tab = self.tab(e.tab)
+        if e.url == BLANK or not e.url:
+            return self.drop("a blank page") if kept else None
+        direction = self._move(tab, e)
+        if not kept:
+            return None
+        if tab.fresh is not None:  # the first address of a tab the person opened
+            self.merge(tab.fresh, e, [e.url])
+            tab.fresh = None
+            return None
+        if tab.popup:
+            tab.popup = False
+            self.out.credited += 1
+            return None
+        if direction == "reload" or direction == "navigate":
+            act = self.cause(e.tab, e.t)
+            if act is not None:
+                act.led_to.append(f"the page moved to {e.url}")
+                self.out.credited += 1
+                return None
+            self.emit(e, "goto", [e.url], target=False)
+        else:
+            self.emit(e, direction, [], target=False)
+        return None
+
+    def _move(self, tab: _Tab, e: RawEvent) -> str:
+        """Update the tab's history with a load; how it was reached."""
+        h = tab.history
+        if e.nav == "back_forward":
+            if tab.index + 1 < len(h) and h[tab.index + 1] == e.url and not (
+                    tab.index > 0 and h[tab.index - 1] == e.url):
+                tab.index += 1
+                return "go_forward"
+            earlier = [i for i in range(tab.index) if h[i] == e.url]
+            tab.index = earlier[-1] if earlier else max(tab.index - 1, 0)
+            return "go_back"
+        if e.nav == "reload" and 0 <= tab.index < len(h):
+            h[tab.index] = e.url
+            return "reload"
+        del h[tab.index + 1:]
+        h.append(e.url)
+        tab.index = len(h) - 1
+        return "navigate"
+
+    def on_history(self, e: RawEvent, kept: bool) -> None:
+        if not kept:
+            return None
+        prev = self.last(e.tab)
+        if prev and prev.name == "go_back" and e.t - prev.t <= ECHO_MS:
+            self.out.credited += 1  # popstate and hashchange of one move
+            return None
+        act = self.cause(e.tab, e.t)
+        if act is not None:
+            self.out.credited += 1
+            return None
+        self.emit(e, "go_back", [], target=False)
+        return None
+
+    def on_tab_open(self, e: RawEvent, kept: bool) -> None:
+        tab = self.tab(e.tab)
+        self.active = e.tab
+        if not kept:
+            return None
+        opener = next((a for a in reversed(self.out.actions)
+                       if a.name in CAUSES and 0 <= e.t - a.t <= CREDIT_MS), None)
+        if opener is not None:
+            tab.popup = True
+            opener.led_to.append(f"it opened tab {e.tab}")
+            self.out.credited += 1
+            return None
+        tab.fresh = self.emit(e, "new_tab", [], target=False)
+        return None
+
+    def on_tab_close(self, e: RawEvent, kept: bool) -> None:
+        self.tabs = {(i - 1 if i > e.tab else i): t for i, t in self.tabs.items() if i != e.tab}
+        if kept:
+            self.emit(e, "tab_close", [e.tab], target=False)
+            self.active = max(0, min(self.active, len(self.tabs) - 1))
+
+    def on_visible(self, e: RawEvent, kept: bool) -> None:
+        if e.tab == self.active:
+            return None
+        self.active = e.tab
+        prev = self.last()
+        if not kept or (prev and prev.name in ("new_tab", "tab_close")
+                        and e.t - prev.t <= CREDIT_MS):
+            return None
+        self.emit(e, "tab_focus", [e.tab], target=False)
+        return None
+
+    # -- after the last event ---------------------------------------------------------
+    def finish(self) -> Normalised:
+        acts = self.out.actions
+        kept: list[HumanAction] = []
+        for i, act in enumerate(acts):
+            nxt = acts[i + 1] if i + 1 < len(acts) else None
+            after = next((a for a in acts[i + 1:] if a.name != "hover"), None)
+            if act.name == "click" and act.target and nxt and nxt.target \
+                    and nxt.target.bid == act.target.bid and (nxt.name == "fill" or (
+                        nxt.name == "press" and act.target.role in FIELD_ROLES)):
+                self.drop("a click that only focused the field typed into next")
+                continue
+            if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and nxt \
+                    and nxt.target and act.target and nxt.target.bid != act.target.bid:
+                self.drop("Tab to the next field")
+                continue
+            if act.name == "hover" and not (
+                    after and after.name in ("click", "dblclick") and after.target
+                    and act.target and after.target.bid != act.target.bid
+                    and (act.target.bid in after.ancestors or after.opened_by == act.target.bid)):
+                self.drop("a stray hover")
+                continue
+            kept.append(act)
+        self.out.actions = kept
+        return self.out
+
+
+def _order(events: list[RawEvent]) -> Callable[[RawEvent], tuple[float, int, int]]:
+    """Time order, except that a tab's opening comes before anything from inside it:
+    Python hears of a new tab after its first page has already started loading."""
+    opened: dict[int, float] = {}  # seq of a tab_open -> when it really happened
+    for o in events:
+        if o.kind == "tab_open":
+            inside = [e.t for e in events if e.tab == o.tab and e.kind != "tab_open"
+                      and o.t - OPEN_LAG_MS <= e.t <= o.t]
+            opened[o.seq] = min([o.t, *inside])
+
+    def key(e: RawEvent) -> tuple[float, int, int]:
+        if e.kind == "tab_open":
+            return (opened.get(e.seq, e.t), 0, e.seq)
+        return (e.t, 1, e.seq)
+    return key
+
+
+def normalise(events: Iterable[RawEvent],
+              keep: Callable[[RawEvent], bool] = lambda e: True) -> Normalised:
+    """The person's actions in ``events``. Events ``keep`` refuses (before the person's
+    turn, or the agent's own input) only update each tab's history."""
+    events = list(events)
+    ordered = sorted(events, key=_order(events))
+    builder = _Builder(keep)
+    for e in ordered:
+        builder.feed(e)
+    return builder.finish()

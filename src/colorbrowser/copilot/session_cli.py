@@ -1,0 +1,32 @@
+"""``colorbrowser session export|import``: a run (a copilot session) as portable files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group("session")
+def session() -> None:
+    """Export a run with its screenshots and turns, or import one back."""
+
+
+@session.command("export")
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+def export_command(run_dir: Path, out: Path) -> None:
+    """Write RUN_DIR to OUT: steps.jsonl (with images), turns.jsonl, meta, result."""
+    from colorbrowser.copilot.export import export_session
+
+    click.echo(f"exported {export_session(run_dir, out)} steps to {out}")
+
+
+@session.command("import")
+@click.argument("export", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+def import_command(export: Path, run_dir: Path) -> None:
+    """Rebuild a run folder RUN_DIR from an export."""
+    from colorbrowser.copilot.export import import_session
+
+    click.echo(f"imported {import_session(export, run_dir)} steps into {run_dir}")
