@@ -11,9 +11,10 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from colorbrowser.testing import act, user_text
+from colorbrowser.testing import ScriptedEndpoint, act, user_text
 
 KEY = "copilot-test-key"
 
@@ -63,6 +64,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def copilot_running(policy, goal: str, url: str, out: Path, *args: str,
+                    cdp_port: int | None = None):
+    """A scripted endpoint and the copilot command using it; the command is killed at
+    the end whatever the test did."""
+    with ScriptedEndpoint(policy, token=KEY) as endpoint:
+        copilot = CopilotProcess(endpoint, goal, url, out, *args, cdp_port=cdp_port)
+        try:
+            yield endpoint, copilot
+        finally:
+            copilot.kill()
 
 
 class CopilotProcess:

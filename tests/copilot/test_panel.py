@@ -11,17 +11,22 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from colorbrowser.testing import ScriptedEndpoint, act
+from colorbrowser.testing import act
 
 from .cli_helpers import (
-    KEY,
-    CopilotProcess,
     bid_of,
+    copilot_running,
     free_port,
     prompts,
     scripted,
     sign_in_as,
 )
+
+
+def sign_in(login, tmp_path, who: str, *args: str, **kwargs):
+    """The copilot asked to sign in as ada, with a scripted model that signs in as ``who``."""
+    return copilot_running(scripted(sign_in_as(who)), "Sign in as ada", login,
+                           tmp_path / "run", *args, **kwargs)
 
 
 @pytest.fixture
@@ -36,58 +41,43 @@ def open_panel(context, copilot):
 
 
 def test_every_request_without_the_token_is_refused(login, tmp_path):
-    with ScriptedEndpoint(scripted(sign_in_as("ada")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "0")
-        try:
-            for path in ("/", "/events", "/state"):
-                assert httpx.get(copilot.base + path).status_code == 403
-                assert httpx.get(f"{copilot.base}{path}?token=wrong").status_code == 403
-            assert httpx.post(copilot.base + "/command/stop").status_code == 403
-            assert httpx.get(copilot.panel_url).status_code == 200
-            stopped = httpx.post(f"{copilot.base}/command/stop",
-                                 headers={"X-Token": copilot.token})
-            assert stopped.json()["ok"]
-            assert copilot.wait() == 1 and copilot.result()["status"] == "aborted"
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "ada", "--countdown", "0") as (_endpoint, copilot):
+        for path in ("/", "/events", "/state"):
+            assert httpx.get(copilot.base + path).status_code == 403
+            assert httpx.get(f"{copilot.base}{path}?token=wrong").status_code == 403
+        assert httpx.post(copilot.base + "/command/stop").status_code == 403
+        assert httpx.get(copilot.panel_url).status_code == 200
+        stopped = httpx.post(f"{copilot.base}/command/stop",
+                             headers={"X-Token": copilot.token})
+        assert stopped.json()["ok"]
+        assert copilot.wait() == 1 and copilot.result()["status"] == "aborted"
 
 
 def test_the_proposal_runs_when_the_panels_countdown_ends(login, tmp_path, context):
-    with ScriptedEndpoint(scripted(sign_in_as("ada")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "1.5")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#goal")).to_have_text("Sign in as ada")
-            expect(panel.locator("#action")).to_contain_text("fill(")
-            expect(panel.locator("#countdown")).to_contain_text("runs in")
-            expect(panel.locator("#thought")).to_have_text("type the name")
-            expect(panel.locator("#screen")).to_have_attribute("src", re.compile("^data:image/"))
-            assert copilot.wait() == 0
-            first = copilot.steps()[0]
-            assert first["gate"][0]["by"] == "countdown" and first["gate"][0]["waited_ms"] >= 1400
-            expect(panel.locator("#metrics")).to_contain_text("agent_steps")
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "ada", "--countdown", "1.5") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#goal")).to_have_text("Sign in as ada")
+        expect(panel.locator("#action")).to_contain_text("fill(")
+        expect(panel.locator("#countdown")).to_contain_text("runs in")
+        expect(panel.locator("#thought")).to_have_text("type the name")
+        expect(panel.locator("#screen")).to_have_attribute("src", re.compile("^data:image/"))
+        assert copilot.wait() == 0
+        first = copilot.steps()[0]
+        assert first["gate"][0]["by"] == "countdown" and first["gate"][0]["waited_ms"] >= 1400
+        expect(panel.locator("#metrics")).to_contain_text("agent_steps")
 
 
 def test_run_now_and_reject_with_a_reason_from_the_panel(login, tmp_path, context):
-    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("'eve'")
-            panel.fill("#reason", "the user is ada, not eve")
-            panel.click("#reject")
-            expect(panel.locator("#action")).to_contain_text("'ada'")
-            panel.click("#run")
-            expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
-            panel.click("#run")
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "eve", "--countdown", "60") as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'")
+        panel.fill("#reason", "the user is ada, not eve")
+        panel.click("#reject")
+        expect(panel.locator("#action")).to_contain_text("'ada'")
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
+        panel.click("#run")
+        assert copilot.wait() == 0
     steps = copilot.steps()
     assert [(s["executed"], s["gate"][0]["verdict"], s["gate"][0]["by"]) for s in steps] == [
         (False, "reject", "person"), (True, "run", "person"), (True, "run", "person")]
@@ -96,22 +86,17 @@ def test_run_now_and_reject_with_a_reason_from_the_panel(login, tmp_path, contex
 
 
 def test_an_edit_from_the_panel_runs_without_asking_the_model(login, tmp_path, context):
-    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("'eve'")
-            asked = len(prompts(endpoint))
-            edited = panel.locator("#edit-input").input_value().replace("'eve'", "'ada'")
-            panel.fill("#edit-input", edited)
-            panel.click("#edit")
-            expect(panel.locator("#action")).to_contain_text("stop(")
-            assert len(prompts(endpoint)) == asked + 1  # only the next step was asked
-            panel.click("#run")
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "eve", "--countdown", "60") as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'")
+        asked = len(prompts(endpoint))
+        edited = panel.locator("#edit-input").input_value().replace("'eve'", "'ada'")
+        panel.fill("#edit-input", edited)
+        panel.click("#edit")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        assert len(prompts(endpoint)) == asked + 1  # only the next step was asked
+        panel.click("#run")
+        assert copilot.wait() == 0
     first = copilot.steps()[0]
     assert first["action"] == edited and first["gate"][0]["edited_from"].endswith("'eve')")
 
@@ -119,33 +104,28 @@ def test_an_edit_from_the_panel_runs_without_asking_the_model(login, tmp_path, c
 def test_pause_a_person_acts_in_the_agents_browser_then_resume(login, tmp_path, context,
                                                                browser):
     port = free_port()
-    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60", cdp_port=port)
+    with sign_in(login, tmp_path, "eve", "--countdown", "60", cdp_port=port) as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'")
+        panel.click("#pause")
+        expect(panel.locator("#state")).to_have_text("paused")
+        # the person: another program attached to the same browser, real input
+        person = browser.browser_type.connect_over_cdp(f"http://127.0.0.1:{port}")
         try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("'eve'")
-            panel.click("#pause")
-            expect(panel.locator("#state")).to_have_text("paused")
-            # the person: another program attached to the same browser, real input
-            person = browser.browser_type.connect_over_cdp(f"http://127.0.0.1:{port}")
-            try:
-                page = next(p for ctx in person.contexts for p in ctx.pages
-                            if p.url.endswith("login.html"))
-                page.click("#u")
-                page.keyboard.type("adx")
-                page.keyboard.press("Backspace")
-                page.keyboard.type("a")
-                page.wait_for_timeout(200)
-            finally:
-                person.close()
-            panel.click("#resume")
-            expect(panel.locator("#steps")).to_contain_text("[person] fill(")
-            expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
-            panel.click("#run")
-            assert copilot.wait() == 0
+            page = next(p for ctx in person.contexts for p in ctx.pages
+                        if p.url.endswith("login.html"))
+            page.click("#u")
+            page.keyboard.type("adx")
+            page.keyboard.press("Backspace")
+            page.keyboard.type("a")
+            page.wait_for_timeout(200)
         finally:
-            copilot.kill()
+            person.close()
+        panel.click("#resume")
+        expect(panel.locator("#steps")).to_contain_text("[person] fill(")
+        expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
+        panel.click("#run")
+        assert copilot.wait() == 0
     steps = copilot.steps()
     assert [(s["actor"], s["executed"]) for s in steps] == [
         ("agent", False), ("person", True), ("agent", True)]
@@ -160,16 +140,11 @@ def test_pause_a_person_acts_in_the_agents_browser_then_resume(login, tmp_path, 
 
 def test_stop_in_the_panel_ends_the_run_without_running_the_proposal(login, tmp_path,
                                                                       context):
-    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("'eve'")
-            panel.click("#stop")
-            assert copilot.wait() == 1
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "eve", "--countdown", "60") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'")
+        panel.click("#stop")
+        assert copilot.wait() == 1
     assert copilot.result()["status"] == "aborted" and copilot.steps() == []
 
 
@@ -179,21 +154,17 @@ def test_a_risky_action_waits_past_the_countdown_until_approved(pages_url, tmp_p
             return act("sent", "stop('sent')")
         return act("send it", f"click('{bid_of(text, 'button', 'Send money')}')")
 
-    with ScriptedEndpoint(scripted(send_money), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Send the money", f"{pages_url}/copilot/post.html",
-                                 tmp_path / "run", "--countdown", "0.3")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#risky")).to_contain_text("POST")
-            expect(panel.locator("#countdown")).to_have_text("risky: waiting for your approval")
-            panel.wait_for_timeout(1500)  # five countdowns long
-            state = httpx.get(f"{copilot.base}/state?token={copilot.token}").json()
-            assert not state["proposal"].get("done") and "step" not in state
-            ran = httpx.post(f"{copilot.base}/command/run?token={copilot.token}")
-            assert ran.json()["ok"]
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with copilot_running(scripted(send_money), "Send the money", f"{pages_url}/copilot/post.html",
+                         tmp_path / "run", "--countdown", "0.3") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#risky")).to_contain_text("POST")
+        expect(panel.locator("#countdown")).to_have_text("risky: waiting for your approval")
+        panel.wait_for_timeout(1500)  # five countdowns long
+        state = httpx.get(f"{copilot.base}/state?token={copilot.token}").json()
+        assert not state["proposal"].get("done") and "step" not in state
+        ran = httpx.post(f"{copilot.base}/command/run?token={copilot.token}")
+        assert ran.json()["ok"]
+        assert copilot.wait() == 0
     first = copilot.steps()[0]
     assert first["gate"][0]["by"] == "person" and first["gate"][0]["waited_ms"] >= 1500
 
@@ -207,19 +178,15 @@ def test_a_trigger_question_is_answered_in_the_panel_and_the_hint_reaches_the_op
             return act("the person says so", "stop('understood')")
         return act("look", "scroll(0, 100)")
 
-    with ScriptedEndpoint(scripted(operator), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Buy tea", f"{pages_url}/hitl/denied.html",
-                                 tmp_path / "run", "--countdown", "0.2")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#question")).to_be_visible(timeout=15000)
-            expect(panel.locator("#question-text")).to_contain_text("denied")
-            panel.fill("#answer-text", hint)
-            panel.click("#answer-hint")
-            expect(panel.locator("#question")).to_be_hidden()
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with copilot_running(scripted(operator), "Buy tea", f"{pages_url}/hitl/denied.html",
+                         tmp_path / "run", "--countdown", "0.2") as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#question")).to_be_visible(timeout=15000)
+        expect(panel.locator("#question-text")).to_contain_text("denied")
+        panel.fill("#answer-text", hint)
+        panel.click("#answer-hint")
+        expect(panel.locator("#question")).to_be_hidden()
+        assert copilot.wait() == 0
     assert hint in prompts(endpoint)[-1]
 
 
@@ -230,29 +197,24 @@ def test_a_tip_from_the_panel_is_stored_and_the_outcome_is_set_after_the_end(
     config = tmp_path / "config.toml"
     config.write_text("[agent]\ntips_embeddings = false\n")
     kb = tmp_path / "kb.db"
-    with ScriptedEndpoint(scripted(sign_in_as("ada")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
-                                 "--config", str(config), "--linger", "30")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("fill(")
-            expect(panel.locator("#tip-site")).to_have_value(re.compile(r"^127\.0\.0\.1:\d+$"))
-            site = panel.locator("#tip-site").input_value()
-            panel.fill("#tip-text", "On the login page, the user name field is called User.")
-            panel.click("#tip-save")
-            expect(panel.locator("#notice")).to_contain_text(f"stored for {site}")
-            panel.click("#run")
-            expect(panel.locator("#action")).to_contain_text("stop(")
-            panel.click("#run")
-            expect(panel.locator("#end")).to_be_visible()
-            panel.select_option("#outcome", "failure")
-            panel.click("#outcome-save")
-            expect(panel.locator("#notice")).to_contain_text("outcome set: failure")
-            panel.click("#stop")  # closes the lingering panel
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "ada", "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                 "--config", str(config), "--linger", "30") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("fill(")
+        expect(panel.locator("#tip-site")).to_have_value(re.compile(r"^127\.0\.0\.1:\d+$"))
+        site = panel.locator("#tip-site").input_value()
+        panel.fill("#tip-text", "On the login page, the user name field is called User.")
+        panel.click("#tip-save")
+        expect(panel.locator("#notice")).to_contain_text(f"stored for {site}")
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        expect(panel.locator("#end")).to_be_visible()
+        panel.select_option("#outcome", "failure")
+        panel.click("#outcome-save")
+        expect(panel.locator("#notice")).to_contain_text("outcome set: failure")
+        panel.click("#stop")  # closes the lingering panel
+        assert copilot.wait() == 0
     metrics = copilot.result()["copilot"]
     assert (metrics["outcome"], metrics["outcome_by"]) == ("failure", "person")
     with KnowledgeBase.open(kb, embeddings=False) as store:
@@ -262,25 +224,20 @@ def test_a_tip_from_the_panel_is_stored_and_the_outcome_is_set_after_the_end(
 
 def test_clicking_and_typing_on_the_panels_live_view_acts_in_the_page(login, tmp_path,
                                                                       context):
-    with ScriptedEndpoint(scripted(sign_in_as("eve")), token=KEY) as endpoint:
-        copilot = CopilotProcess(endpoint, "Sign in as ada", login, tmp_path / "run",
-                                 "--countdown", "60")
-        try:
-            panel = open_panel(context, copilot)
-            expect(panel.locator("#action")).to_contain_text("'eve'")
-            expect(panel.locator("#target-box")).to_be_visible()
-            box = panel.locator("#target-box").bounding_box()
-            panel.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            expect(panel.locator("#state")).to_have_text("paused")  # the person took over
-            panel.fill("#type-text", "ada")
-            panel.click("#type-send")
-            expect(panel.locator("#notice")).to_have_text("type sent")
-            panel.click("#resume")
-            expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
-            panel.click("#run")
-            assert copilot.wait() == 0
-        finally:
-            copilot.kill()
+    with sign_in(login, tmp_path, "eve", "--countdown", "60") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'")
+        expect(panel.locator("#target-box")).to_be_visible()
+        box = panel.locator("#target-box").bounding_box()
+        panel.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(panel.locator("#state")).to_have_text("paused")  # the person took over
+        panel.fill("#type-text", "ada")
+        panel.click("#type-send")
+        expect(panel.locator("#notice")).to_have_text("type sent")
+        panel.click("#resume")
+        expect(panel.locator("#action")).to_contain_text("stop(", timeout=15000)
+        panel.click("#run")
+        assert copilot.wait() == 0
     steps = copilot.steps()
     assert [(s["actor"], s["action"].split("(")[0]) for s in steps] == [
         ("agent", "fill"), ("person", "fill"), ("agent", "stop")]
