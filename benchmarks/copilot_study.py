@@ -2,7 +2,7 @@
 three agents in copilot mode, and CowPilot's collaboration figures come out.
 
     PYTHONPATH=src python benchmarks/copilot_study.py [--tasks 'trac-*'] [--max-steps 8]
-        [--agents oracle,random,model] [--model-tasks 3] [--instance 6]
+        [--agents oracle,random,model] [--model-tasks 2] [--instance 6]
 
 Each task runs in the real copilot machinery in-process: the Operator's decision goes
 through ``CopilotGate`` (mode copilot, countdown 0: every step waits for an answer), the
@@ -338,7 +338,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                    help="task id patterns, comma-separated (default trac-*)")
     p.add_argument("--max-steps", type=int, default=8, help="decisions per episode")
     p.add_argument("--agents", default="oracle,random,model")
-    p.add_argument("--model-tasks", type=int, default=3,
+    p.add_argument("--model-tasks", type=int, default=2,
                    help="the offline model runs only on the first N tasks (it is slow)")
     p.add_argument("--instance", type=int, default=6, help="arena instance to use")
     p.add_argument("--cache", type=Path, default=None, help="arena cache (default the user's)")
