@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 
 from colorbrowser.copilot.channel import Command
 from colorbrowser.testing import act, run_cli
@@ -30,14 +29,9 @@ def session_with_a_person(env, pages_url, tmp_path):  # noqa: F811
     def person():
         box = panel.proposal(1)["target"]["bbox"]
         copilot.channel.send(Command(kind="pause"))
-        copilot.channel.send(Command(kind="click", x=box[0] + 5, y=box[1] + 5))
-        copilot.channel.send(Command(kind="type", text="ada"))
-        copilot.channel.send(Command(kind="press", key="Tab"))
-        copilot.channel.send(Command(kind="type", text=PASSWORD))
-        time.sleep(0.5)
-        copilot.channel.send(Command(kind="resume"))
-        panel.proposal(2)
-        copilot.channel.send(Command(kind="run"))
+        panel.person_acts(Command(kind="click", x=box[0] + 5, y=box[1] + 5),
+                          Command(kind="type", text="ada"), Command(kind="press", key="Tab"),
+                          Command(kind="type", text=PASSWORD), settle=0.5)
 
     panel = Panel(copilot)
     threading.Thread(target=person, daemon=True).start()

@@ -69,6 +69,15 @@ class Panel(threading.Thread):
             time.sleep(0.005)
         raise AssertionError(f"proposal {number} never came")
 
+    def person_acts(self, *commands, settle=0.4):
+        """The person's input on the live view, then resume and run the next proposal."""
+        for command in commands:
+            self.copilot.channel.send(command)
+        time.sleep(settle)
+        self.copilot.channel.send(Command(kind="resume"))
+        self.proposal(2)
+        self.copilot.channel.send(Command(kind="run"))
+
     def run(self):
         for number, answer in enumerate(self.answers, 1):
             self.proposal(number)
@@ -201,12 +210,8 @@ def test_typing_in_the_page_during_the_countdown_is_taking_over(env, pages_url, 
 
     def person():
         box = panel.proposal(1)["target"]["bbox"]
-        copilot.channel.send(Command(kind="click", x=box[0] + 5, y=box[1] + 5))
-        copilot.channel.send(Command(kind="type", text="ada"))
-        time.sleep(0.4)
-        copilot.channel.send(Command(kind="resume"))
-        panel.proposal(2)
-        copilot.channel.send(Command(kind="run"))
+        panel.person_acts(Command(kind="click", x=box[0] + 5, y=box[1] + 5),
+                          Command(kind="type", text="ada"))
 
     panel = Panel(copilot)
     threading.Thread(target=person, daemon=True).start()
@@ -281,12 +286,8 @@ def test_a_rejection_then_the_persons_correction_is_offered_as_a_candidate_tip(
         box = panel.proposal(1)["target"]["bbox"]
         copilot.channel.send(Command(kind="reject", reason="ada, not eve"))
         copilot.channel.send(Command(kind="pause"))  # held at once when step 2 is decided
-        copilot.channel.send(Command(kind="click", x=box[0] + 5, y=box[1] + 5))
-        copilot.channel.send(Command(kind="type", text="ada"))
-        time.sleep(0.4)
-        copilot.channel.send(Command(kind="resume"))
-        panel.proposal(2)
-        copilot.channel.send(Command(kind="run"))
+        panel.person_acts(Command(kind="click", x=box[0] + 5, y=box[1] + 5),
+                          Command(kind="type", text="ada"))
 
     panel = Panel(copilot)
     threading.Thread(target=person, daemon=True).start()
@@ -348,11 +349,7 @@ def test_a_persons_click_that_leaves_the_page_names_the_element_they_clicked(
     def person():
         box = panel.proposal(1)["target"]["bbox"]
         copilot.channel.send(Command(kind="pause"))
-        copilot.channel.send(Command(kind="click", x=box[0] + 3, y=box[1] + 3))
-        time.sleep(0.5)
-        copilot.channel.send(Command(kind="resume"))
-        panel.proposal(2)
-        copilot.channel.send(Command(kind="run"))
+        panel.person_acts(Command(kind="click", x=box[0] + 3, y=box[1] + 3), settle=0.5)
 
     panel = Panel(copilot)
     threading.Thread(target=person, daemon=True).start()
