@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from colorbrowser.browser.env import BrowserEnv
-from colorbrowser.evaluation.evaluators import string_match, url_match
+from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
 from colorbrowser.evaluation.oracle import OracleMiss, parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.explore.pagefacts import PageFacts, read_facts
@@ -54,15 +54,12 @@ class SynthReport:
 def score(task: dict[str, Any], url: str, answer: str | None) -> float:
     """The task's evaluator on a final address and answer (url and string checks only)."""
     spec = EvalSpec.model_validate(task["eval"])
-    parts = []
+    parts: dict[str, Outcome] = {}
     if "url_match" in spec.eval_types:
-        parts.append(url_match(spec.reference_url or "", url).score)
+        parts["url_match"] = url_match(spec.reference_url or "", url)
     if "string_match" in spec.eval_types:
-        parts.append(string_match(spec, task["intent"], answer).score)
-    out = 1.0
-    for p in parts:
-        out *= p
-    return out
+        parts["string_match"] = string_match(spec, task["intent"], answer)
+    return combine(parts).score
 
 
 def _shows(check: dict[str, Any], facts: PageFacts) -> bool:
