@@ -24,6 +24,7 @@ from colorbrowser.arena.plans import VARIANT, load_plans, write_script
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.spec import EvalSpec
+from colorbrowser.evaluation.task import short_id
 
 KINDS = ("oracle", "null", "wrong", "truncated")
 WANT = {"oracle": 1.0, "null": 0.0, "wrong": 0.0, "truncated": 0.0}
@@ -47,10 +48,6 @@ class Proof:
         bad = [f"{k} scored {self.rewards.get(k)}" for k in KINDS
                if self.rewards.get(k) != WANT[k]]
         return ", ".join(bad)
-
-
-def short(task_id: str) -> str:
-    return task_id.split(":", 1)[1] if ":" in task_id else task_id
 
 
 def write_variant(kind: str, plans: dict[str, Plan], path: Path) -> None:
@@ -85,7 +82,7 @@ def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,
         proof = Proof(entry.id, Path(task.definition.source.split("#")[0]).stem,
                       evaluator_kinds(task.written))
         proofs[entry.id] = proof
-        plan = plans.get(short(entry.id))
+        plan = plans.get(short_id(entry.id))
         if not entry.runnable:
             proof.problems.append(f"cannot run: {entry.unsupported}")
         elif plan is None:
@@ -93,7 +90,7 @@ def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,
         elif not plan.mutable:
             proof.problems.append("the oracle plan names no wrong value")
         else:
-            runnable[short(entry.id)] = plan
+            runnable[short_id(entry.id)] = plan
     if not runnable:
         raise UserError("no task here can be proven (see `colorbrowser eval "
                         f"{suite} --list`)")

@@ -38,6 +38,7 @@ from colorbrowser.evaluation.oracle import (
     decode_step,
     parse_plan,
 )
+from colorbrowser.evaluation.task import short_id
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 
@@ -77,11 +78,11 @@ class ReplayScript:
                     plan = parse_plan(actions, where)
                 except ValueError as exc:
                     raise UserError(str(exc)) from None
-                script.actions[(_short(str(task)), str(seed))] = plan.encode()
+                script.actions[(short_id(str(task)), str(seed))] = plan.encode()
         return script
 
     def for_task(self, task_id: str, seed: int | None) -> list[str] | None:
-        name = _short(task_id)
+        name = short_id(task_id)
         for key in ((name, str(seed)), (name, ANY_SEED)):
             if key in self.actions:
                 return list(self.actions[key])
@@ -93,10 +94,6 @@ class ReplayScript:
             raise UserError(f"replay file {self.path} has no actions for {task_id} "
                             f"seed {seed}")
         return actions
-
-
-def _short(task_id: str) -> str:
-    return task_id.split(":", 1)[1] if ":" in task_id else task_id
 
 
 class ReplayOperator:

@@ -154,7 +154,11 @@ class Suite(ABC):
         return [e for e in entries if e.id in chosen]
 
 
+def short_id(task_id: str) -> str:
+    """The task id without its suite prefix: ``miniwob:click-button`` -> ``click-button``."""
+    return task_id.split(":", 1)[1] if ":" in task_id else task_id
+
+
 def _matches(task_id: str, pattern: str) -> bool:
     """A pattern may omit the suite prefix: ``click-*`` matches ``miniwob:click-button``."""
-    short = task_id.split(":", 1)[1] if ":" in task_id else task_id
-    return any(fnmatch.fnmatchcase(name, pattern) for name in (task_id, short))
+    return any(fnmatch.fnmatchcase(name, pattern) for name in (task_id, short_id(task_id)))
