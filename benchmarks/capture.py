@@ -99,7 +99,7 @@ class Session:
 
 
 def sessions(rng: random.Random) -> list[Session]:
-    """21 kinds of session, three variants each; expected actions written by hand."""
+    """22 kinds of session, three variants each; expected actions written by hand."""
     out: list[Session] = []
     names = ["Ada Lovelace", "Grace Hopper", "Alan Turing"]
     emails = ["ada@example.org", "grace@navy.example", "alan@bletchley.example"]
@@ -214,6 +214,17 @@ def sessions(rng: random.Random) -> list[Session]:
             opened.value.wait_for_load_state()
             p.pause(200, 300)
         add("link to new tab", popup, ["click(link 'Open in new tab')"])
+
+        def first_tab_again(p):
+            with p.page.context.expect_page() as opened:
+                p.click("#popup")
+            opened.value.wait_for_load_state()
+            p.pause(200, 300)
+            p.page.bring_to_front()  # headless: no page hears that it is shown
+            p.click("#word")
+            p.pause()
+        add("back to the first tab", first_tab_again,
+            ["click(link 'Open in new tab')", "tab_focus(0)", "click(button 'Pick word')"])
 
         def blank_tab(p):
             p.page.wait_for_timeout(5200)  # well after anything that could have opened it

@@ -177,3 +177,18 @@ def test_closing_a_tab_the_person_opened_is_tab_close(watched):
     fresh.wait_for_timeout(300)
     fresh.close()
     assert watched.texts() == [f"new_tab('{watched.url('next.html')}')", "tab_close(1)"]
+
+
+def test_going_back_to_the_first_tab_is_tab_focus_even_where_no_tab_says_it_is_shown(watched):
+    watched.open("form.html")
+    first = watched.page
+    with first.context.expect_page() as opened:
+        first.click("#popup")
+    opened.value.wait_for_load_state()
+    first.bring_to_front()  # headless Chromium fires no visibility or focus event here
+    first.click("#word")
+    assert watched.texts() == ["click(link 'Open in new tab')", "tab_focus(0)",
+                               "click(button 'Pick word')"]
+    watched.mark()
+    first.click("#word")  # still in the same tab: no second switch
+    assert watched.texts() == ["click(button 'Pick word')"]

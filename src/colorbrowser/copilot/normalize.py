@@ -160,10 +160,12 @@ class _Builder:
         if e.kind in ("doc", "tab_open", "tab_close", "visible", "history"):
             getattr(self, f"on_{e.kind}")(e, kept)
         elif not kept:
+            self.active = e.tab  # the agent's input, or the person's of an earlier turn
             return
         elif not e.top and e.kind == "wheel":
             self.drop("wheel inside a frame")
         else:
+            self.come_to(e)
             getattr(self, f"on_{e.kind}")(e)
         if e.kind != "wheel":
             self.last_wheel = None
@@ -344,6 +346,14 @@ class _Builder:
         if kept:
             self.emit(e, "tab_close", [e.tab], target=False)
             self.active = max(0, min(self.active, len(self.tabs) - 1))
+
+    def come_to(self, e: RawEvent) -> None:
+        """Input in a tab other than the front one means the person went to it first.
+        Headless Chromium tells no tab it came to the front, and a headed one may tell
+        it after the first click, so the input itself is the reliable sign."""
+        if e.tab != self.active:
+            self.active = e.tab
+            self.emit(e, "tab_focus", [e.tab], target=False)
 
     def on_visible(self, e: RawEvent, kept: bool) -> None:
         if e.tab == self.active:
