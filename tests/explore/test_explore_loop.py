@@ -83,3 +83,33 @@ def test_a_folder_holding_another_sites_exploration_is_refused(site_url, tmp_pat
     with pytest.raises(UserError, match="holds an exploration of"):
         run_explore(site_url.replace("127.0.0.1", "localhost"), tmp_path, budget=2,
                     allow_hosts=["localhost"])
+
+
+def test_a_button_that_never_leads_anywhere_new_stops_outranking_unseen_pages(tmp_path):
+    """Every page has a script button the rules cannot predict; once it has shown it
+    reaches nothing new, the explorer goes to pages it has not seen before trying it
+    again on each kind of page."""
+    from urllib.parse import urlsplit
+
+    from .site import CountingSite, _page
+
+    rooms = ["attic", "cellar", "garden", "hall", "kitchen", "study"]
+    nav = " ".join(f"<a href='/{r}'>{r.title()}</a>" for r in rooms)
+    quiet = "<button onclick='void 0'>Quiet</button>"
+    site = CountingSite()
+    site.pages["/"] = _page("Home", f"<h1>Home</h1>{quiet}<p>{nav}</p>")
+    for r in rooms:
+        site.pages[f"/{r}"] = _page(r, f"<h1>{r}</h1>{quiet}<p>{nav}</p><p>{r}</p>")
+    try:
+        run_explore(f"http://127.0.0.1:{site.port}/", tmp_path, budget=30)
+    finally:
+        site.close()
+    g = graph(tmp_path)
+    quiet_tries = [e["step"] for e in g["edges"] if "quiet" in e["signature"]]
+    first_seen = {}
+    for e in g["edges"]:
+        first_seen.setdefault(e["dest"], e["step"])
+    assert {f"/{r}" for r in rooms} <= {urlsplit(n["url"]).path for n in g["nodes"]}
+    assert len(quiet_tries) >= 1
+    last_new = max(first_seen.values())
+    assert sum(step < last_new for step in quiet_tries) <= 2

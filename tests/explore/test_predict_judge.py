@@ -103,6 +103,17 @@ def test_uncertainty_starts_at_the_rule_prior_and_learns_from_misses():
     assert u.of("n", cand("button"), rule_predict(cand("button"), PAGE)) == 1.0
 
 
+def test_links_that_keep_missing_raise_doubt_only_about_links_to_their_kind_of_page():
+    u = Uncertainty()
+    members = [cand("link", href=f"http://h/user/{i}/member-{i}") for i in range(4)]
+    for c in members:  # each ends on the login form instead
+        u.learn("n", c, missed=True, pred=rule_predict(c, PAGE))
+    other = cand("link", href="http://h/user/9/member-9")
+    item = cand("link", href="http://h/items/7")
+    assert u.of("m", other, rule_predict(other, PAGE)) > 0.6
+    assert u.of("m", item, rule_predict(item, PAGE)) < 0.15
+
+
 @pytest.mark.parametrize(("name", "method", "writes"), [
     ("Update", "get", False),  # Trac's query and timeline filters
     ("Apply", "get", False),

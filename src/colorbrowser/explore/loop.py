@@ -255,7 +255,7 @@ class Explorer:
             if pred.navigates and (pred.template is None or pred.template not in graph.templates):
                 u = 1 - (1 - u) * UNSEEN_DEST
             tries = self.state.tries.get(f"{node.key}|{cand.signature}", 0)
-            opts.append(Option(cand, pred, u, 1.0 / (1 + tries)))
+            opts.append(Option(cand, pred, u, self._yield(cand, pred) / (1 + tries)))
         allowed = [o for o in opts if not o.cand.writes or self.sandbox is not None]
         node.candidates = len(opts)
         node.skipped = sorted({o.cand.signature for o in opts if o not in allowed})
@@ -271,6 +271,17 @@ class Explorer:
         here = Here(url=obs.url, key=key, node=node, options=open_opts, all_options=allowed,
                     links=links)
         return _Page(obs, facts, key, here, cands)
+
+    def _yield(self, cand: Candidate, pred: Prediction) -> float:
+        """How often this action, from any page, reached a state not seen before (with
+        one imagined success, so an untried action counts as promising): a header's
+        "View cart" or a script toggle that changes nothing stops being tried on every
+        kind of page, however unsure the Predictor stays about it. Links and forms are
+        also counted by where they point, so fifty members' links that all end on the
+        login form stop looking like fifty unseen pages."""
+        rates = [(found + 1) / (tried + 1) for tried, found in
+                 (self.state.yields.get(k, (0, 0)) for k in _yield_keys(cand, pred))]
+        return min(rates)
 
     def _shot(self, name: str) -> str | None:
         with contextlib.suppress(PlaywrightError, BrowserError):
@@ -362,6 +373,10 @@ class Explorer:
         written_before = s.after_write
         result = self._execute(cand.action)
         obs, facts, key = self._observe()
+        for k in _yield_keys(cand, option.pred):
+            tally = s.yields.setdefault(k, [0, 0])
+            tally[0] += 1
+            tally[1] += s.graph.node(key) is None
         out = self._outcome(page, cand, obs, key, result)
         verdict = judge(cand, pred, out)
         self._learn(node, cand, pred, verdict)
@@ -419,7 +434,7 @@ class Explorer:
         for name, ok in verdict.checks.items():
             s.tally.check(name, ok)
         if verdict.finding != "error":
-            self.uncertainty.learn(node.key, cand, verdict.missed)
+            self.uncertainty.learn(node.key, cand, verdict.missed, pred)
 
     # ----- the record -----------------------------------------------------------------
 
@@ -441,6 +456,13 @@ class Explorer:
             screenshot=shot)
         self.trajectory.append_step(step)
         return shot
+
+
+def _yield_keys(cand: Candidate, pred: Prediction) -> list[str]:
+    keys = [cand.signature]
+    if pred.template:
+        keys.append(f"{cand.kind} to {pred.template}")
+    return keys
 
 
 def _json_rng(state: tuple[Any, ...]) -> list[Any]:

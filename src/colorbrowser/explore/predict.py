@@ -120,13 +120,23 @@ class Uncertainty:
         if pred.abstained:
             return 1.0
         prior = prior_of(cand)
-        track = self.tracks.get(self._key(node, cand)) or self.tracks.get(f"*|{cand.kind}")
+        track = next((self.tracks[k] for k in self._keys(node, cand, pred)
+                      if k in self.tracks), None)
         if track is None:
             return prior
         return (track.misses + prior * PRIOR_WEIGHT) / (track.tries + PRIOR_WEIGHT)
 
-    def learn(self, node: str, cand: Candidate, missed: bool) -> None:
-        for key in (self._key(node, cand), f"*|{cand.kind}"):
+    def _keys(self, node: str, cand: Candidate, pred: Prediction | None) -> list[str]:
+        """Most to least particular: this action here, then actions of its kind aimed at
+        the same kind of page where it has an address (members' links that all end on a
+        login form should not make every link look doubtful), else actions of its kind."""
+        if pred is not None and pred.template:
+            return [self._key(node, cand), f"*|{cand.kind}|{pred.template}"]
+        return [self._key(node, cand), f"*|{cand.kind}"]
+
+    def learn(self, node: str, cand: Candidate, missed: bool,
+              pred: Prediction | None = None) -> None:
+        for key in self._keys(node, cand, pred):
             track = self.tracks.setdefault(key, Track())
             track.tries += 1
             track.misses += int(missed)

@@ -2,8 +2,9 @@
 node promises more.
 
 An option's score is novelty (how rarely this action signature was tried from this
-kind of state) times the Predictor's uncertainty (its learned doubt, and whether the
-state it leads to is a kind not seen yet). The explorer stays while the best option
+kind of state, times how often it reached a new state from anywhere) times the
+Predictor's uncertainty (its learned doubt, and whether the state it leads to is a
+kind not seen yet). The explorer stays while the best option
 here scores at least half of the best frontier node; otherwise it backtracks there.
 A model-backed Selector (roles.py) may pick among the top options instead.
 """

@@ -45,6 +45,8 @@ class ExploreState:
     graph: Graph = field(default_factory=Graph)
     uncertainty: dict[str, list[int]] = field(default_factory=dict)
     tries: dict[str, int] = field(default_factory=dict)  # "node|signature" -> times
+    # signature -> [times tried anywhere, times it reached a state not seen before]
+    yields: dict[str, list[int]] = field(default_factory=dict)
     tally: Tally = field(default_factory=Tally)
     hops: list[dict[str, Any]] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)  # every distinct address shown
