@@ -50,6 +50,7 @@ class CountingSite:
 
     pages: dict[str, str] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
+    redirects: dict[str, str] = field(default_factory=dict)  # path prefix -> where to
 
     def __post_init__(self) -> None:
         site = self
@@ -58,6 +59,13 @@ class CountingSite:
             def _serve(self) -> None:
                 path = self.path.split("?", 1)[0]
                 site.requests.append((self.command, path))
+                to = next((t for p, t in site.redirects.items() if path.startswith(p)), None)
+                if to is not None:
+                    self.send_response(302)
+                    self.send_header("Location", to)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 html = site.pages.get(path)
                 if self.command != "GET" or html is None:
                     html = _page("Not here", "<h1>Not found</h1>")

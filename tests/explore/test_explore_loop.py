@@ -113,3 +113,35 @@ def test_a_button_that_never_leads_anywhere_new_stops_outranking_unseen_pages(tm
     assert len(quiet_tries) >= 1
     last_new = max(first_seen.values())
     assert sum(step < last_new for step in quiet_tries) <= 2
+
+
+def test_links_that_all_end_on_one_login_form_stop_outranking_unseen_pages(tmp_path):
+    """Twenty members' links, each named differently, all redirect to the login form:
+    after a couple of them the explorer goes to the pages it has not seen."""
+    from urllib.parse import urlsplit
+
+    from .site import CountingSite, _page
+
+    rooms = ["attic", "cellar", "garden", "hall", "kitchen", "study"]
+    members = " ".join(f"<a href='/member/{i}/user-{i}'>{name}</a>" for i, name in
+                       enumerate(f"{a}_{b}" for a in ("sunny", "misty", "quiet", "lucky")
+                                 for b in ("fox", "owl", "fern", "kettle", "pilot")))
+    site = CountingSite()
+    site.redirects["/member/"] = "/login"
+    site.pages["/login"] = _page("Log in", "<h1>Log in</h1><form method='post'>"
+                                 "<input name='user'><button>Log in</button></form>")
+    nav = " ".join(f"<a href='/{r}'>{r.title()}</a>" for r in rooms)
+    site.pages["/"] = _page("Home", f"<h1>Home</h1><p>{members}</p><p>{nav}</p>")
+    for r in rooms:
+        site.pages[f"/{r}"] = _page(r, f"<h1>{r}</h1><p>{members}</p><p>{nav}</p>")
+    try:
+        run_explore(f"http://127.0.0.1:{site.port}/", tmp_path, budget=40)
+    finally:
+        site.close()
+    g = graph(tmp_path)
+    member_tries = [e["step"] for e in g["edges"] if "/member/" in e["signature"]]
+    first_seen: dict[str, int] = {}
+    for e in g["edges"]:
+        first_seen.setdefault(e["dest"], e["step"])
+    assert {f"/{r}" for r in rooms} <= {urlsplit(n["url"]).path for n in g["nodes"]}
+    assert sum(step < max(first_seen.values()) for step in member_tries) <= 3
