@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from colorbrowser.errors import UserError
 from colorbrowser.explore.baselines import STRATEGIES
+from colorbrowser.run.flags import model_flags, model_options
 
 
 class ArenaSandbox:
@@ -59,10 +60,17 @@ def _hosts(text: str | None, start: str) -> list[str]:
               help="Synthesise and validate tasks at the end.")
 @click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Knowledge base whose review queue gets the findings.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--predictor", type=click.Choice(["rules", "model"]), default="rules",
+              show_default=True,
+              help="model: a model predicts the actions the rules abstain on.")
+@click.option("--intents", type=click.Choice(["templates", "model"]), default="templates",
+              show_default=True,
+              help="model: a model rewrites kept tasks' intents (checked, else the template's).")
+@model_options
 @click.option("--headed", is_flag=True)
 def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, reset_running,
-                    screenshots, tasks, kb_path, config_path, headed):
+                    screenshots, tasks, kb_path, predictor, intents, config_path, base_url,
+                    model_name, api_key_env, headed):
     """Explore START: find what the agent cannot predict; write graph, tasks, tips, data."""
     from colorbrowser.explore.run import ExploreRequest, explore
 
@@ -74,7 +82,8 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
             start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
             allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
             kb_path=kb_path, config_path=config_path, headed=headed, sandbox=site.sandbox,
-            cookies=site.cookies)
+            cookies=site.cookies, predictor=predictor, intents=intents,
+            overrides=model_flags(base_url, model_name, api_key_env))
         progress = Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[info]}"), TimeElapsedColumn(),
                             console=console, transient=False)

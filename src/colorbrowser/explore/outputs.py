@@ -17,6 +17,7 @@ from colorbrowser.explore.state import ExploreState
 def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = None,
                   sandbox: Sandbox | None = None, tasks: bool = True,
                   kb_path: Path | None = None, cookies: list[dict[str, Any]] | None = None,
+                  writer: Callable[[Any], str | None] | None = None,
                   say: Callable[[str], None] = print) -> list[str]:
     """graph.json, graph.html, dataset.jsonl, findings queued, tasks; what was written."""
     written = []
@@ -33,7 +34,8 @@ def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = No
     if tasks and env is not None:
         from colorbrowser.explore.synth import synthesise_and_validate
 
-        report = synthesise_and_validate(state, out, env, sandbox, cookies=cookies, say=say)
+        report = synthesise_and_validate(state, out, env, sandbox, cookies=cookies,
+                                         writer=writer, say=say)
         written.append(f"{report.kept} tasks kept of {report.proposed} "
                        f"({report.duplicates} near-duplicates, {report.failed} failed proof)")
     return written

@@ -16,6 +16,7 @@ from colorbrowser.errors import writing_where_told
 from colorbrowser.explore.loop import ExploreConfig, Explorer
 from colorbrowser.explore.sandbox import BrowserStorageSandbox, Sandbox
 from colorbrowser.explore.state import ExploreState
+from colorbrowser.protocols import Model
 
 
 @dataclass
@@ -34,6 +35,10 @@ class ExploreRequest:
     sandbox: Sandbox | str | None = None  # "browser": the site keeps its data in the browser
     cookies: list[dict[str, Any]] | None = None
     backtrack: str = "auto"
+    predictor: str = "rules"  # rules, or model: a model answers where the rules abstain
+    intents: str = "templates"  # templates, or model: a model rewrites kept tasks' intents
+    model: Model | None = None  # for those roles; None: the configured one (or offline)
+    overrides: dict[tuple[str, str], Any] = field(default_factory=dict)  # settings flags
 
 
 def explore(request: ExploreRequest, *, on_step: Callable[[ExploreState], None] | None = None,
@@ -43,7 +48,8 @@ def explore(request: ExploreRequest, *, on_step: Callable[[ExploreState], None] 
 
     overrides = {("browser", "allow_hosts"): request.allow_hosts,
                  ("browser", "screenshots"): False,
-                 ("browser", "headless"): False if request.headed else None}
+                 ("browser", "headless"): False if request.headed else None,
+                 **request.overrides}
     settings = load_settings(request.config_path, overrides)
     out = Path(request.out)
     with contextlib.ExitStack() as stack:
@@ -57,12 +63,28 @@ def explore(request: ExploreRequest, *, on_step: Callable[[ExploreState], None] 
         config = ExploreConfig(start_url=request.start_url, budget=request.budget, out=out,
                                seed=request.seed, strategy=request.strategy,
                                screenshots=request.screenshots, backtrack=request.backtrack)
+        predictor, writer = _roles(request, settings, stack)
         explorer = Explorer(env, config, sandbox=sandbox or None,  # type: ignore[arg-type]
-                            cookies=request.cookies, on_step=on_step)
+                            cookies=request.cookies, on_step=on_step, predictor=predictor)
         state = explorer.run()
         written = write_outputs(state, out, env=env, sandbox=explorer.sandbox,
                                 tasks=request.tasks, kb_path=request.kb_path,
-                                cookies=request.cookies, say=say)
+                                cookies=request.cookies, writer=writer, say=say)
+        if writer is not None and writer.rejected:
+            written.append(f"{len(writer.rejected)} model intents refused "
+                           f"(first: {writer.rejected[0]})")
     return (f"explored {state.start_url}: {state.used} actions, {len(state.graph.nodes)} states, "
             f"{len(state.graph.edges)} edges, {len(state.graph.findings)} findings; "
             + ", ".join(written))
+
+
+def _roles(request: ExploreRequest, settings, stack: contextlib.ExitStack):
+    """The model roles asked for, sharing one model (opened only when one is asked for)."""
+    if request.predictor == "rules" and request.intents == "templates":
+        return None, None
+    from colorbrowser.explore.roles import IntentWriter, PredictorRole
+    from colorbrowser.run.factory import open_model
+
+    model = request.model or open_model(settings.model, stack, settings.paths.cache)
+    return (PredictorRole(model) if request.predictor == "model" else None,
+            IntentWriter(model) if request.intents == "model" else None)

@@ -10,7 +10,8 @@ an oracle plan (the recorded path) and an evaluator taken from what was observed
 A task is kept only when its proof holds on a fresh start (validate.py): the recorded
 path scores 1, doing nothing scores 0 and an answer read off the start page scores 0.
 Near-duplicates (the same intent or the same reference) are dropped first. Intents are
-written from templates; a model role could rewrite them, it is not needed.
+written from templates; a model role (roles.IntentWriter) rewrites the kept ones when one
+is configured, and its sentence is used only when it keeps every name the task needs.
 """
 
 from __future__ import annotations
@@ -245,6 +246,7 @@ def propose(graph: Graph) -> tuple[list[SynthTask], int, int]:
 
 def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
                             sandbox: Sandbox | None, *, cookies: list[dict[str, Any]] | None = None,
+                            writer: Callable[[SynthTask], str | None] | None = None,
                             say: Callable[[str], None] = print) -> SynthReport:
     """Propose, de-duplicate, prove each task on a fresh start, and save the kept ones
     (tasks.json in WebArena's format, tasks.oracle.yaml with their plans)."""
@@ -268,6 +270,10 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
         proof = prover.prove(entry, task.plan)
         report.proofs.append(proof)
         if proof.ok:
+            written = writer(task) if writer is not None else None
+            if written:
+                entry["intent"] = written
+                entry["synthesised"]["intent_by"] = "model"
             kept.append(entry)
             plans[task_id] = task.plan
         else:

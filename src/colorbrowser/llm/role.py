@@ -56,7 +56,7 @@ class Role(Generic[T]):
         self.temperature = temperature
         self.system_context = dict(system_context or {})
 
-    def render(self, name: str, **context: object) -> str:
+    def render(self, name: str, /, **context: object) -> str:
         return render(name, self.dirs, **context)
 
     def messages(self, *, images: Sequence[bytes] = (), **context: object) -> list[Message]:

@@ -35,9 +35,8 @@ def model_options(f):
     return f
 
 
-def settings_from_flags(config_path, base_url, model_name, api_key_env, overrides=None):
-    """Settings from the config file, env vars and the shared model flags, with the
-    command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
+def model_flags(base_url, model_name, api_key_env) -> dict:
+    """The shared model flags as settings overrides (only those given)."""
     import os
 
     from colorbrowser.errors import ConfigError
@@ -47,7 +46,13 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
         if not os.environ.get(api_key_env):
             raise ConfigError(f"environment variable {api_key_env} is not set")
         flags[("model", "api_key")] = os.environ[api_key_env]
-    given = {key: value for key, value in flags.items() if value is not None}
+    return {key: value for key, value in flags.items() if value is not None}
+
+
+def settings_from_flags(config_path, base_url, model_name, api_key_env, overrides=None):
+    """Settings from the config file, env vars and the shared model flags, with the
+    command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
+    given = model_flags(base_url, model_name, api_key_env)
     return load_settings(config_path, {**(overrides or {}), **given})  # flags on top
 
 
