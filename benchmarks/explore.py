@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import statistics
 import tempfile
 from collections import defaultdict
@@ -70,11 +71,16 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
         if hop["ok"]:
             hops[hop["method"]].append((hop["actions"], hop["seconds"]))
     kept = {t["intent"] for t in load_tasks(folder)[0]} if strategy == "ours" else set()
+    tried = 0  # tasks proved after de-duplication: kept ones and failed ones
+    if strategy == "ours":
+        tried = len(load_tasks(folder)[0]) + len(
+            json.loads((folder / "tasks.rejected.json").read_text("utf-8")))
     early = sum(1 for at in state.new_state_at if at <= 100)
     last = max(state.new_state_at, default=0)
     return {"states": len(state.graph.nodes), "early": early, "last": last,
             "used": max(state.used, 1), "routes": templates,
-            "tally": state.tally, "hops": hops, "kept": kept, "folder": folder}
+            "tally": state.tally, "hops": hops, "kept": kept, "folder": folder,
+            "passed": len(load_tasks(folder)[0]) if strategy == "ours" else 0, "tried": tried}
 
 
 def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dict:
@@ -121,8 +127,11 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dic
         acc = ", ".join(f"{k} {r / t:.0%}" for k, (r, t) in sorted(checks.items()) if t)
         # a task two seeds both found counts once
         kept = len(set().union(*(r["kept"] for r in runs["ours"])))
+        passed = sum(r["passed"] for r in runs["ours"])
+        tried = sum(r["tried"] for r in runs["ours"])
         say(f"\npredictor: {acc}; abstained {abstained / max(predictions, 1):.0%} "
-            f"of {predictions}; tasks kept {kept}")
+            f"of {predictions}; tasks kept {kept}; passed validation after de-duplication "
+            f"{passed}/{tried} ({passed / max(tried, 1):.0%})")
         settings = BrowserSettings(allow_hosts=["127.0.0.1"])
         proofs_ok = proofs_all = 0
         with BrowserEnv(settings) as env:
