@@ -64,6 +64,10 @@ class ModelSettings(_Strict):
     max_retries: int = Field(4, ge=0, le=20)
     temperature: float = Field(0.0, ge=0, le=2)
     max_tokens: int = Field(512, gt=0)
+    # The model's context window in tokens: the Operator cuts the page text so that the
+    # prompt and the reply fit. None: unknown (nothing is cut) for an endpoint, the
+    # offline server's own window (4096, which it is started with) for the offline model.
+    context_tokens: int | None = Field(None, ge=1024)
     # Prices per million tokens; cost is counted as prompt*in + completion*out.
     price_input: float = Field(0.0, ge=0)
     price_output: float = Field(0.0, ge=0)

@@ -8,17 +8,23 @@ element ids as the output grammar, and format retries that show the bad reply.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 from colorbrowser.actions import describe_actions, extract_action_text, parse_action
 from colorbrowser.llm.grammar import action_constraint
+from colorbrowser.llm.prompts import clip_page
 from colorbrowser.llm.role import Role
+from colorbrowser.llm.tokens import count_tokens
 from colorbrowser.protocols import Model
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Constraint, Message, Observation
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+CHAT_MARKS = 64  # tokens the chat template adds around the messages, and some slack
+MIN_PAGE_TOKENS = 200  # never cut the page below this: a prompt without it is no use
 
 _THINK = re.compile(r"<think>(.*?)(?:</think>|<action>|$)", re.S | re.I)
 
@@ -50,7 +56,32 @@ class Operator:
                 f"{t.index}: {t.title or t.url}{' (current)' if t.active else ''}"
                 for t in view.obs.tabs
             )
-        return {**view.__dict__, "tabs": tabs}
+        return self._fit({**view.__dict__, "tabs": tabs})
+
+    def _fit(self, context: dict[str, object]) -> dict[str, object]:
+        """The context with the page text cut so that the prompt and the reply fit the
+        model's window, when the model says how large it is (the offline model's is
+        4096 tokens, and a shop's category page alone can fill it). The rest of the
+        prompt (goal, tips, memory) is kept whole: it is small and bounded."""
+        limit = getattr(self.model, "context_tokens", None)
+        obs = context["obs"]
+        if not limit or not isinstance(obs, Observation):
+            return context
+        reply = getattr(self.model, "reply_tokens", 512)
+        for _ in range(3):
+            used = sum(count_tokens(m.content) for m in self.role.messages(**context))
+            over = used + reply + CHAT_MARKS - limit
+            page = obs.axtree
+            if over <= 0 or not page:
+                return context
+            page_tokens = count_tokens(page)
+            keep = max(MIN_PAGE_TOKENS, page_tokens - over)
+            if keep >= page_tokens:
+                return context
+            obs = dataclasses.replace(obs, axtree=clip_page(
+                page, int(len(page) * keep / page_tokens * 0.95)))
+            context = {**context, "obs": obs}
+        return context
 
     def images(self, view: DecisionView) -> list[bytes]:
         image = view.obs.som or view.obs.screenshot

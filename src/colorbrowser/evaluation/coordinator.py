@@ -229,7 +229,7 @@ def start_offline(settings: Settings, stack: contextlib.ExitStack,
     """One offline server for all workers: on 2 cores, two would only fight."""
     from colorbrowser.llm.offline import OfflineServer
 
-    server = OfflineServer(Path(settings.paths.cache))
+    server = OfflineServer(Path(settings.paths.cache), n_ctx=settings.model.context_tokens)
     with console.status("Starting the offline model (SmolLM2-135M)…"):
         stack.enter_context(server)
     return server.base_url, server.token

