@@ -6,6 +6,8 @@ key, per app and seed.
     PYTHONPATH=src python benchmarks/explore.py --apps demo,trac,shop,forum,wiki,tracker
     PYTHONPATH=src python benchmarks/explore.py --apps demo --seeds 1 --budget 100
     PYTHONPATH=src python benchmarks/explore.py --apps trac,shop --jobs 2   # apps side by side
+    PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs     # stop at any time;
+                                    # the same command again reads finished runs, resumes the rest
 
 Columns: distinct states per 100 actions (reached within the first 100 actions; an
 explorer that has explored everything stops early, so a plain ratio would punish it)
@@ -25,7 +27,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import statistics
+import sys
 import tempfile
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -37,21 +41,22 @@ from colorbrowser.explore.baselines import STRATEGIES
 from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
 from colorbrowser.explore.state import load_state
-from colorbrowser.explore.validate import load_tasks, reprove
+from colorbrowser.explore.validate import TASKS_FILE, load_tasks, reprove
 
 
-def start_app(name: str, stack: contextlib.ExitStack, instance: int):
+def start_app(name: str, stack: contextlib.ExitStack, instance: int, work: Path):
     """(start URL, sandbox or 'browser') for the demo shop or an arena app."""
-    if name == "demo":
-        from colorbrowser.demo.cli import SITE
-        from colorbrowser.static_server import StaticServer
+    if name == "demo":  # served where earlier runs in ``work`` saw it, so they resume
+        from colorbrowser.explore.cli import demo_site
+        from colorbrowser.explore.state import STATE_FILE
 
-        server = stack.enter_context(StaticServer(SITE))
-        return f"{server.url}/index.html", "browser"
+        earlier = sorted(p for p in (work / "demo").glob("*") if (p / STATE_FILE).exists())
+        return demo_site(stack, earlier[0] if earlier else work / "demo").url, "browser"
     from colorbrowser.arena import Arena
     from colorbrowser.explore.cli import ArenaSandbox
 
     arena = Arena(instance)
+    arena.down([name])  # the benchmark's own instance: left running by a stopped run
     arena.up([name])
     stack.callback(arena.down, [name])
     return arena.base_url(name) + "/", ArenaSandbox(arena, name)
@@ -61,10 +66,16 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
     request = ExploreRequest(start_url=start, budget=budget, out=folder, seed=seed,
                              strategy=strategy, allow_hosts=["127.0.0.1"], screenshots="none",
                              tasks=strategy == "ours", sandbox=sandbox)
-    if hasattr(sandbox, "reset"):
-        sandbox.reset()
-    explore(request, say=lambda _: None)
     state = load_state(folder)
+    # graph.json is written once the loop has ended (its budget spent, everything
+    # explored, or no hop left it could pay for), tasks.json after it
+    done = state is not None and (folder / "graph.json").exists() and (
+        strategy != "ours" or (folder / TASKS_FILE).exists())
+    if not done:  # a new run, or one an earlier invocation left unfinished: resumed
+        if hasattr(sandbox, "reset"):
+            sandbox.reset()
+        explore(request, say=lambda _: None)
+        state = load_state(folder)
     templates = {n.template.split("#")[0] for n in state.graph.nodes.values()}
     hops = defaultdict(list)
     for hop in state.hops:
@@ -88,11 +99,11 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dic
     lines: list[str] = []
     say = lines.append
     with contextlib.ExitStack() as stack:
-        start, sandbox = start_app(app, stack, instance)
+        start, sandbox = start_app(app, stack, instance, work)
         runs: dict[str, list[dict]] = defaultdict(list)
         for seed in range(seeds):
             for strategy in STRATEGIES:
-                folder = work / app / f"{strategy}-{seed}"
+                folder = work / app / f"{strategy}-{seed}-b{budget}"
                 runs[strategy].append(one_run(start, sandbox, strategy, seed, budget, folder))
         known = set().union(*(r["routes"] for rs in runs.values() for r in rs))
         say(f"\n## {app} ({seeds} seeds, budget {budget}, {len(known)} routes known)\n")
@@ -157,9 +168,16 @@ def main() -> None:
     ap.add_argument("--instance", type=int, default=7,
                     help="arena instance of the first app; with --jobs, app i uses instance+i")
     ap.add_argument("--jobs", type=int, default=1, help="apps explored at the same time")
+    ap.add_argument("--work", type=Path, default=None,
+                    help="keep the runs here (default: a new temporary folder); the same "
+                         "command with the same folder reads the finished runs and resumes "
+                         "the rest, so a long measurement can be done in parts")
     args = ap.parse_args()
+    # stopped by a signal: unwind, so the apps are stopped and the runs saved as they are
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     apps = [a.strip() for a in args.apps.split(",") if a.strip()]
-    work = Path(tempfile.mkdtemp(prefix="explore-bench-"))
+    work = args.work or Path(tempfile.mkdtemp(prefix="explore-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = [pool.submit(one_app, app, args.seeds, args.budget, args.instance + i,

@@ -121,7 +121,7 @@ def _previous_start(out: Path) -> str | None:
         return None
 
 
-def _demo_site(stack: contextlib.ExitStack, out: Path) -> _Site:
+def demo_site(stack: contextlib.ExitStack, out: Path) -> _Site:
     """The bundled shop on 127.0.0.1; a resumed run gets the same port and path back,
     since its graph and paths name them."""
     from colorbrowser.demo.cli import SITE
@@ -145,7 +145,7 @@ def _site(start: str, instance: int, user: str | None, stack: contextlib.ExitSta
           out: Path, reset_running: bool = False) -> _Site:
     """A URL as given; ``demo`` served here; an arena app started from its snapshot."""
     if start == "demo":
-        return _demo_site(stack, out)
+        return demo_site(stack, out)
     from colorbrowser.arena.apps import APPS
 
     if start in APPS:
