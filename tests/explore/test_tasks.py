@@ -78,6 +78,15 @@ def test_routes_are_shortest_click_paths_and_a_toggle_is_a_step():
     assert page_address(f"{H}/items/9") not in found  # nor what lies behind one
 
 
+def test_a_link_that_landed_off_its_own_address_is_no_step_of_a_route():
+    g = shop_graph()
+    random = edge(20, (f"{H}/", "home"), (f"{H}/items/4", "item"), link("Surprise me"))
+    random.verdict = {"checks": {"navigates": True, "url": False}}
+    g.edges.insert(0, random)
+    found = routes(g)
+    assert found[page_address(f"{H}/items/4")].plan == [link("Items"), link("Jug")]
+
+
 def test_questions_come_from_every_distinct_page_of_a_kind_a_few_each():
     unique, _, _ = propose(shop_graph())
     questions = [t for t in unique if t.kind == "question"]

@@ -94,7 +94,8 @@ def routes(graph: Graph) -> dict[str, Route]:
     """The shortest path of recorded actions that wrote nothing from the start page to
     each address (keyed by ``page_address``), breadth-first over states (an address
     and a node: a toggle that uncovers a link is a step). Edges taken while no write
-    was in effect come first."""
+    was in effect come first. A link that led somewhere other than its own address is
+    no step: a redirect such as a wiki's "Random page" need not lead there again."""
     State = tuple[str, str]
     found: dict[State, Route] = {}
     for node in graph.nodes.values():
@@ -104,7 +105,8 @@ def routes(graph: Graph) -> dict[str, Route]:
     for edge in sorted(graph.edges, key=lambda e: e.after_write):
         o = edge.outcome
         if (edge.writes or o.get("error") or o.get("new_tab") or not isinstance(edge.plan, dict)
-                or not edge.source_url or not o.get("url")):
+                or not edge.source_url or not o.get("url")
+                or (edge.verdict or {}).get("checks", {}).get("url") is False):
             continue
         source, dest = (page_address(edge.source_url), edge.source), \
             (page_address(o["url"]), edge.dest)
