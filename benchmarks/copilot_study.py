@@ -343,7 +343,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--instance", type=int, default=6, help="arena instance to use")
     p.add_argument("--cache", type=Path, default=None, help="arena cache (default the user's)")
     p.add_argument("--no-second-pass", action="store_true")
-    p.add_argument("--show", action="store_true", help="print each task's figures")
+    p.add_argument("--show", action="store_true",
+                   help="print each task's figures (failed tasks are always printed)")
     return p.parse_args(argv)
 
 
@@ -399,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                                       plans[task_id.split(":", 1)[1]], agent, model, kb,
                                       collect=knowledge == "off", max_steps=args.max_steps)
                         outcomes.append(out)
-                        if args.show:
-                            m = out.metrics
+                        m = out.metrics
+                        if args.show or m["outcome"] != "success":  # a failure is always said
                             print(f"{agent:<7} {knowledge:<3} {out.task:<34} {m['outcome']:<8} "
                                   f"agent {m['agent_steps']} person {m['human_steps']} "
                                   f"interventions {m['interventions']} "
