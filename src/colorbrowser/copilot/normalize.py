@@ -350,10 +350,14 @@ class _Builder:
     def come_to(self, e: RawEvent) -> None:
         """Input in a tab other than the front one means the person went to it first.
         Headless Chromium tells no tab it came to the front, and a headed one may tell
-        it after the first click, so the input itself is the reliable sign."""
+        it after the first click, so the input itself is the reliable sign. Only a move
+        between two tabs this turn's events know of counts: a page the events never
+        showed opening (one from before the turn's window, a helper page) proves nothing."""
         if e.tab != self.active:
+            known = e.tab in self.tabs and self.active in self.tabs
             self.active = e.tab
-            self.emit(e, "tab_focus", [e.tab], target=False)
+            if known:
+                self.emit(e, "tab_focus", [e.tab], target=False)
 
     def on_visible(self, e: RawEvent, kept: bool) -> None:
         if e.tab == self.active:
