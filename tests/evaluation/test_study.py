@@ -3,6 +3,8 @@ still has to do. Plain data, no browser."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from colorbrowser.config import Settings
@@ -118,6 +120,41 @@ def test_a_variant_name_cannot_change_meaning_in_one_study(tmp_path):
         study.register("miniwob", [changed], ["eval", "miniwob"])
     study.register("miniwob", [first], ["eval", "miniwob"])  # the same settings again: fine
     assert len(study.meta()["commands"]) == 2
+
+
+def _as_an_older_release_wrote_it(study, old_hash, drop):
+    """study.json as a release without the setting ``drop`` (section, key) wrote it."""
+    meta = study.meta()
+    [entry] = meta["variants"].values()
+    section, key = drop
+    del entry["settings"][section][key]
+    meta["variants"] = {old_hash: entry}
+    (study.path / "study.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def test_a_study_from_before_a_new_setting_resumes_where_it_stopped(tmp_path):
+    study = StudyDir(tmp_path / "study")
+    [variant] = build_variants(Settings())
+    study.register("miniwob", [variant], ["eval", "miniwob"])
+    _as_an_older_release_wrote_it(study, "0123abcd4567", ("model", "context_tokens"))
+    older = EpisodeRecord(task=TASKS[0][0], seed=0, variant="default",
+                          config_hash="0123abcd4567", success=True, reward=1.0)
+    study.append(older)
+    [again] = build_variants(Settings())
+    study.register("miniwob", [again], ["eval", "miniwob"])
+    assert again.config_hash == "0123abcd4567"
+    jobs, done = plan_jobs(study, [again], TASKS, [0], timeout=60)
+    assert done == 1 and [j.task for j in jobs] == [TASKS[1][0]]
+
+
+def test_a_study_from_before_a_new_setting_is_refused_when_the_setting_is_not_default(tmp_path):
+    study = StudyDir(tmp_path / "study")
+    [variant] = build_variants(Settings())
+    study.register("miniwob", [variant], ["eval", "miniwob"])
+    _as_an_older_release_wrote_it(study, "0123abcd4567", ("model", "context_tokens"))
+    [windowed] = build_variants(Settings.model_validate({"model": {"context_tokens": 2048}}))
+    with pytest.raises(ConfigError, match="already holds variant 'default'"):
+        study.register("miniwob", [windowed], ["eval", "miniwob"])
 
 
 def test_a_torn_last_line_and_foreign_lines_are_skipped(tmp_path):

@@ -40,10 +40,11 @@ class Variant:
     settings: Settings
     agent: str = "llm"  # "llm" or "replay:<digest of the script>"
     overrides: dict[str, str] = field(default_factory=dict)
+    known_hash: str | None = None  # the study's id for these settings, from an older release
 
     @property
     def config_hash(self) -> str:
-        return config_hash(self.settings, self.agent)
+        return self.known_hash or config_hash(self.settings, self.agent)
 
     @property
     def slug(self) -> str:
@@ -181,6 +182,8 @@ class StudyDir:
         by_name = {v["name"]: h for h, v in known.items()}
         for variant in variants:
             old = by_name.get(variant.name)
+            if old is not None and old != variant.config_hash and _same_now(known[old], variant):
+                variant.known_hash = old
             if old is not None and old != variant.config_hash:
                 raise ConfigError(
                     f"{self.path} already holds variant {variant.name!r} with other settings "
@@ -278,6 +281,17 @@ def plan_jobs(study: StudyDir, variants: list[Variant], tasks: list[tuple[str, s
                     replay=replay.require(task, seed) if replay is not None else None,
                 ))
     return jobs, done
+
+
+def _same_now(stored: dict[str, Any], variant: Variant) -> bool:
+    """Settings saved before a release added a setting read back with its default: when
+    they then hash as the variant does, it is the same variant and the study resumes."""
+    try:
+        settings = Settings.model_validate(stored.get("settings") or {})
+    except ValidationError:
+        return False
+    return (stored.get("agent", "llm") == variant.agent
+            and config_hash(settings, variant.agent) == variant.config_hash)
 
 
 def _now() -> str:
