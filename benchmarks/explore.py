@@ -37,7 +37,7 @@ from pathlib import Path
 
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
-from colorbrowser.explore.baselines import STRATEGIES
+from colorbrowser.explore.baselines import SEEDLESS, STRATEGIES
 from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
 from colorbrowser.explore.state import load_state
@@ -103,10 +103,15 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dic
         runs: dict[str, list[dict]] = defaultdict(list)
         for seed in range(seeds):
             for strategy in STRATEGIES:
+                if seed and strategy in SEEDLESS:  # it would repeat its seed-0 run
+                    continue
                 folder = work / app / f"{strategy}-{seed}-b{budget}"
                 runs[strategy].append(one_run(start, sandbox, strategy, seed, budget, folder))
         known = set().union(*(r["routes"] for rs in runs.values() for r in rs))
         say(f"\n## {app} ({seeds} seeds, budget {budget}, {len(known)} routes known)\n")
+        if seeds > 1:
+            say(f"{' and '.join(SEEDLESS)} draw no random numbers: one run each, "
+                "as every seed would repeat it.\n")
         say("| method | states in first 100 actions | states at budget | route coverage "
             "| backtracking (actions / s per hop) |")
         say("| --- | --- | --- | --- | --- |")
