@@ -8,6 +8,9 @@ key, per app and seed.
     PYTHONPATH=src python benchmarks/explore.py --apps trac,shop --jobs 2   # apps side by side
     PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs     # stop at any time;
                                     # the same command again reads finished runs, resumes the rest
+    PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs --finished-only \
+        --instance 20                       # tables of the finished runs so far (another
+                                            # instance, so a running measurement is left alone)
 
 Columns: distinct states per 100 actions (reached within the first 100 actions; an
 explorer that has explored everything stops early, so a plain ratio would punish it)
@@ -37,6 +40,7 @@ from pathlib import Path
 
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
+from colorbrowser.errors import UserError
 from colorbrowser.explore.baselines import SEEDLESS, STRATEGIES
 from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
@@ -62,7 +66,8 @@ def start_app(name: str, stack: contextlib.ExitStack, instance: int, work: Path)
     return arena.base_url(name) + "/", ArenaSandbox(arena, name)
 
 
-def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: Path) -> dict:
+def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: Path,
+            finished_only: bool = False) -> dict | None:
     request = ExploreRequest(start_url=start, budget=budget, out=folder, seed=seed,
                              strategy=strategy, allow_hosts=["127.0.0.1"], screenshots="none",
                              tasks=strategy == "ours", sandbox=sandbox)
@@ -71,6 +76,8 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
     # explored, or no hop left it could pay for), tasks.json after it
     done = state is not None and (folder / "graph.json").exists() and (
         strategy != "ours" or (folder / TASKS_FILE).exists())
+    if not done and finished_only:
+        return None
     if not done:  # a new run, or one an earlier invocation left unfinished: resumed
         if hasattr(sandbox, "reset"):
             sandbox.reset()
@@ -94,21 +101,31 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
             "passed": len(load_tasks(folder)[0]) if strategy == "ours" else 0, "tried": tried}
 
 
-def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dict:
-    """Every method and seed on one app; the printed section and the app's tallies."""
+def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
+            finished_only: bool = False) -> dict | None:
+    """Every method and seed on one app; the printed section and the app's tallies.
+    None when ``finished_only`` and some method has no finished run on it yet."""
     lines: list[str] = []
     say = lines.append
     with contextlib.ExitStack() as stack:
         start, sandbox = start_app(app, stack, instance, work)
-        runs: dict[str, list[dict]] = defaultdict(list)
+        runs: dict[str, list[dict]] = {s: [] for s in STRATEGIES}
         for seed in range(seeds):
             for strategy in STRATEGIES:
                 if seed and strategy in SEEDLESS:  # it would repeat its seed-0 run
                     continue
                 folder = work / app / f"{strategy}-{seed}-b{budget}"
-                runs[strategy].append(one_run(start, sandbox, strategy, seed, budget, folder))
+                run = one_run(start, sandbox, strategy, seed, budget, folder, finished_only)
+                if run is not None:
+                    runs[strategy].append(run)
+        if not all(runs.values()):
+            return None
         known = set().union(*(r["routes"] for rs in runs.values() for r in rs))
-        say(f"\n## {app} ({seeds} seeds, budget {budget}, {len(known)} routes known)\n")
+        counted = f"{seeds} seeds"
+        if any(len(rs) < (1 if s in SEEDLESS else seeds) for s, rs in runs.items()):
+            counted = "finished runs only: " + ", ".join(
+                f"{s} {len(rs)}" for s, rs in runs.items()) + f" of {seeds} seeds"
+        say(f"\n## {app} ({counted}, budget {budget}, {len(known)} routes known)\n")
         if seeds > 1:
             say(f"{' and '.join(SEEDLESS)} draw no random numbers: one run each, "
                 "as every seed would repeat it.\n")
@@ -165,6 +182,18 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path) -> dic
             "kept": kept, "proofs_ok": proofs_ok, "proofs_all": proofs_all}
 
 
+def measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,
+                finished_only: bool) -> dict | None:
+    """one_app; with ``finished_only`` an app it cannot serve now (a running measurement
+    holds the demo shop's port) is reported as skipped rather than ending the report."""
+    try:
+        return one_app(app, seeds, budget, instance, work, finished_only)
+    except UserError as exc:
+        if not finished_only:
+            raise
+        return {"skipped": str(exc)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--apps", default="demo,trac")
@@ -173,6 +202,9 @@ def main() -> None:
     ap.add_argument("--instance", type=int, default=7,
                     help="arena instance of the first app; with --jobs, app i uses instance+i")
     ap.add_argument("--jobs", type=int, default=1, help="apps explored at the same time")
+    ap.add_argument("--finished-only", action="store_true",
+                    help="print what the runs already finished in --work measured; start "
+                         "and resume none")
     ap.add_argument("--work", type=Path, default=None,
                     help="keep the runs here (default: a new temporary folder); the same "
                          "command with the same folder reads the finished runs and resumes "
@@ -185,13 +217,21 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(one_app, app, args.seeds, args.budget, args.instance + i,
-                                   work) for i, app in enumerate(apps)]
-            results = [f.result() for f in futures]
+            futures = [pool.submit(measure_app, app, args.seeds, args.budget, args.instance + i,
+                                   work, args.finished_only) for i, app in enumerate(apps)]
+            measured = [f.result() for f in futures]
     else:
-        results = [one_app(app, args.seeds, args.budget, args.instance, work) for app in apps]
-    for result in results:
-        print(result["text"])
+        measured = [measure_app(app, args.seeds, args.budget, args.instance, work,
+                            args.finished_only) for app in apps]
+    for app, result in zip(apps, measured, strict=True):
+        if result is None:
+            print(f"\n## {app}: not every method has a finished run yet")
+        elif "skipped" in result:
+            print(f"\n## {app}: skipped ({result['skipped']})")
+        else:
+            print(result["text"])
+    apps = [a for a, r in zip(apps, measured, strict=True) if r and "text" in r]
+    results = [r for r in measured if r and "text" in r]
     proofs_all = sum(r["proofs_all"] for r in results)
     reproved = 100 * sum(r["proofs_ok"] for r in results) / proofs_all if proofs_all else 0
     print(f"\nexplore: apps {len(apps)}, "
