@@ -9,6 +9,7 @@ inside the folder keep working because the prefix is just one more path segment.
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -59,6 +60,17 @@ class _Handler(SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    """A browser that hangs up mid-answer (a page left while loading) is no error; any
+    other failure of one request is a line on stderr, not a traceback."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError):
+            return
+        sys.stderr.write(f"local site server: a request failed: {type(exc).__name__}: {exc}\n")
+
+
 class StaticServer:
     """Serves ``root`` on a free loopback port; ``url`` is the base (no trailing /).
 
@@ -97,7 +109,7 @@ class StaticServer:
         prefix = f"/{self.token}/" if self.token else "/"
         handler = type("Handler", (_Handler,), {"prefix": prefix, "routes": self.routes})
         serve = partial(handler, directory=str(self.root))
-        server = ThreadingHTTPServer(("127.0.0.1", self._port), serve)
+        server = _Server(("127.0.0.1", self._port), serve)
         server.daemon_threads = True
         thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
         thread.start()

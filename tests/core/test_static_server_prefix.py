@@ -55,3 +55,24 @@ def test_stop_frees_the_server_and_is_safe_twice(tmp_path):
 def test_missing_folder_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError):
         StaticServer(tmp_path / "nope")
+
+
+def _hung_up(req):
+    raise BrokenPipeError(32, "Broken pipe")  # what writing to a closed socket raises
+
+
+def _broken(req):
+    raise RuntimeError("the page handler broke")
+
+
+def test_a_client_that_hangs_up_is_no_error_and_a_failing_request_is_one_line(tmp_path, capfd):
+    with StaticServer(tmp_path, routes={"/gone": _hung_up, "/broken": _broken}) as server:
+        for path in ("/gone", "/broken"):
+            with pytest.raises((urllib.error.URLError, ConnectionError)):
+                urllib.request.urlopen(f"{server.url}{path}", timeout=5).read()
+        (tmp_path / "a.html").write_text("ok")  # and it still serves
+        assert fetch(f"{server.url}/a.html") == (200, b"ok")
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Broken pipe" not in err
+    assert err.strip().splitlines() == [
+        "local site server: a request failed: RuntimeError: the page handler broke"]
