@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import multiprocessing
+import os
 import signal
 import statistics
 import sys
@@ -192,6 +194,18 @@ def measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,
         if not finished_only:
             raise
         return {"skipped": str(exc)}
+    except SystemExit:  # stopped: the app is down by now; a pool worker takes no next app
+        if multiprocessing.parent_process() is not None:
+            os._exit(143)
+        raise
+
+
+def _stop(*_: object) -> None:
+    """SIGTERM: stop the pool's workers too (a worker unwinds its app and exits), then
+    unwind here, so the apps are stopped and the runs saved as they are."""
+    for child in multiprocessing.active_children():
+        child.terminate()
+    sys.exit(143)
 
 
 def main() -> None:
@@ -210,8 +224,7 @@ def main() -> None:
                          "command with the same folder reads the finished runs and resumes "
                          "the rest, so a long measurement can be done in parts")
     args = ap.parse_args()
-    # stopped by a signal: unwind, so the apps are stopped and the runs saved as they are
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGTERM, _stop)
     apps = [a.strip() for a in args.apps.split(",") if a.strip()]
     work = args.work or Path(tempfile.mkdtemp(prefix="explore-bench-"))
     work.mkdir(parents=True, exist_ok=True)
