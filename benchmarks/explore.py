@@ -8,9 +8,10 @@ key, per app and seed.
     PYTHONPATH=src python benchmarks/explore.py --apps trac,shop --jobs 2   # apps side by side
     PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs     # stop at any time;
                                     # the same command again reads finished runs, resumes the rest
-    PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs --finished-only \
-        --instance 20                       # tables of the finished runs so far (another
-                                            # instance, so a running measurement is left alone)
+    PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs --finished-only
+                                    # the same command plus this flag, once the measurement
+                                    # is stopped: tables of the runs finished so far (the
+                                    # tasks' addresses hold the measurement's ports)
 
 Columns: distinct states per 100 actions (reached within the first 100 actions; an
 explorer that has explored everything stops early, so a plain ratio would punish it)
@@ -218,7 +219,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="apps explored at the same time")
     ap.add_argument("--finished-only", action="store_true",
                     help="print what the runs already finished in --work measured; start "
-                         "and resume none")
+                         "and resume none (same --apps, --instance and --jobs as the "
+                         "measurement: its tasks hold those ports)")
     ap.add_argument("--work", type=Path, default=None,
                     help="keep the runs here (default: a new temporary folder); the same "
                          "command with the same folder reads the finished runs and resumes "
