@@ -238,6 +238,7 @@ def main() -> None:
     else:
         measured = [measure_app(app, args.seeds, args.budget, args.instance, work,
                             args.finished_only) for app in apps]
+    results = []
     for app, result in zip(apps, measured, strict=True):
         if result is None:
             print(f"\n## {app}: not every method has a finished run yet")
@@ -245,13 +246,12 @@ def main() -> None:
             print(f"\n## {app}: skipped ({result['skipped']})")
         else:
             print(result["text"])
-    apps = [a for a, r in zip(apps, measured, strict=True) if r and "text" in r]
-    results = [r for r in measured if r and "text" in r]
+            results.append(result)
     proofs_all = sum(r["proofs_all"] for r in results)
     reproved = 100 * sum(r["proofs_ok"] for r in results) / proofs_all if proofs_all else 0
-    print(f"\nexplore: apps {len(apps)}, "
-          f"ahead_on_states {sum(r['ahead_states'] for r in results)}/{len(apps)}, "
-          f"ahead_on_routes {sum(r['ahead_routes'] for r in results)}/{len(apps)}, "
+    print(f"\nexplore: apps {len(results)}, "
+          f"ahead_on_states {sum(r['ahead_states'] for r in results)}/{len(results)}, "
+          f"ahead_on_routes {sum(r['ahead_routes'] for r in results)}/{len(results)}, "
           f"tasks_kept {sum(r['kept'] for r in results)}, reproved {reproved:.0f}%")
 
 

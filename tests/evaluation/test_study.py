@@ -9,7 +9,7 @@ import pytest
 
 from colorbrowser.config import Settings
 from colorbrowser.errors import ConfigError, UserError
-from colorbrowser.evaluation.records import EpisodeRecord, latest, read_records
+from colorbrowser.evaluation.records import STUDY, EpisodeRecord, latest, read_records
 from colorbrowser.evaluation.study import (
     StudyDir,
     build_variants,
@@ -122,39 +122,38 @@ def test_a_variant_name_cannot_change_meaning_in_one_study(tmp_path):
     assert len(study.meta()["commands"]) == 2
 
 
-def _as_an_older_release_wrote_it(study, old_hash, drop):
-    """study.json as a release without the setting ``drop`` (section, key) wrote it."""
-    meta = study.meta()
-    [entry] = meta["variants"].values()
-    section, key = drop
-    del entry["settings"][section][key]
-    meta["variants"] = {old_hash: entry}
-    (study.path / "study.json").write_text(json.dumps(meta), encoding="utf-8")
+OLD_ID = "0123abcd4567"
 
 
-def test_a_study_from_before_a_new_setting_resumes_where_it_stopped(tmp_path):
+@pytest.fixture
+def older_study(tmp_path) -> StudyDir:
+    """A study as a release without ``model.context_tokens`` wrote it, under its old id."""
     study = StudyDir(tmp_path / "study")
     [variant] = build_variants(Settings())
     study.register("miniwob", [variant], ["eval", "miniwob"])
-    _as_an_older_release_wrote_it(study, "0123abcd4567", ("model", "context_tokens"))
-    older = EpisodeRecord(task=TASKS[0][0], seed=0, variant="default",
-                          config_hash="0123abcd4567", success=True, reward=1.0)
-    study.append(older)
+    meta = study.meta()
+    [entry] = meta["variants"].values()
+    del entry["settings"]["model"]["context_tokens"]
+    meta["variants"] = {OLD_ID: entry}
+    (study.path / STUDY).write_text(json.dumps(meta), encoding="utf-8")
+    return study
+
+
+def test_a_study_from_before_a_new_setting_resumes_where_it_stopped(older_study):
+    older_study.append(EpisodeRecord(task=TASKS[0][0], seed=0, variant="default",
+                                     config_hash=OLD_ID, success=True, reward=1.0))
     [again] = build_variants(Settings())
-    study.register("miniwob", [again], ["eval", "miniwob"])
-    assert again.config_hash == "0123abcd4567"
-    jobs, done = plan_jobs(study, [again], TASKS, [0], timeout=60)
+    older_study.register("miniwob", [again], ["eval", "miniwob"])
+    assert again.config_hash == OLD_ID
+    jobs, done = plan_jobs(older_study, [again], TASKS, [0], timeout=60)
     assert done == 1 and [j.task for j in jobs] == [TASKS[1][0]]
 
 
-def test_a_study_from_before_a_new_setting_is_refused_when_the_setting_is_not_default(tmp_path):
-    study = StudyDir(tmp_path / "study")
-    [variant] = build_variants(Settings())
-    study.register("miniwob", [variant], ["eval", "miniwob"])
-    _as_an_older_release_wrote_it(study, "0123abcd4567", ("model", "context_tokens"))
+def test_a_study_from_before_a_new_setting_is_refused_when_the_setting_is_not_default(
+        older_study):
     [windowed] = build_variants(Settings.model_validate({"model": {"context_tokens": 2048}}))
     with pytest.raises(ConfigError, match="already holds variant 'default'"):
-        study.register("miniwob", [windowed], ["eval", "miniwob"])
+        older_study.register("miniwob", [windowed], ["eval", "miniwob"])
 
 
 def test_a_torn_last_line_and_foreign_lines_are_skipped(tmp_path):

@@ -182,12 +182,12 @@ class StudyDir:
         by_name = {v["name"]: h for h, v in known.items()}
         for variant in variants:
             old = by_name.get(variant.name)
-            if old is not None and old != variant.config_hash and _same_now(known[old], variant):
-                variant.known_hash = old
             if old is not None and old != variant.config_hash:
-                raise ConfigError(
-                    f"{self.path} already holds variant {variant.name!r} with other settings "
-                    f"(config {old}, now {variant.config_hash}); use another --out")
+                if not _same_now(known[old], variant):
+                    raise ConfigError(
+                        f"{self.path} already holds variant {variant.name!r} with other "
+                        f"settings (config {old}, now {variant.config_hash}); use another --out")
+                variant.known_hash = old
             known[variant.config_hash] = {
                 "name": variant.name, "agent": variant.agent, "overrides": variant.overrides,
                 "settings": variant.settings.model_dump(mode="json"),
