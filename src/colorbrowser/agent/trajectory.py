@@ -63,13 +63,14 @@ class Redactor:
         return value
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write then rename, so readers never see half a file even if we are killed."""
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
+    """Write then rename, so readers never see half a file even if we are killed.
+    ``indent=None`` for large state no person reads: indenting disables json's C encoder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json_text(data, indent=2))
+            fh.write(json_text(data, indent=indent))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -5,7 +5,7 @@ predictable."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from colorbrowser.explore.plans import PlanStep
@@ -99,10 +99,13 @@ class Graph:
         return sorted(open_nodes, key=lambda n: (-n.under_explored, len(n.path), n.first_step))
 
     def to_json(self) -> dict[str, Any]:
+        # vars, not asdict: no field holds a dataclass, and asdict's deep copy of every
+        # node and edge after every action was most of the cost of saving. The dicts are
+        # the objects' own: for writing out, not for changing
         return {"start_url": self.start_url,
-                "nodes": [asdict(n) for n in self.nodes.values()],
-                "edges": [asdict(e) for e in self.edges],
-                "findings": [asdict(f) for f in self.findings],
+                "nodes": [vars(n) for n in self.nodes.values()],
+                "edges": [vars(e) for e in self.edges],
+                "findings": [vars(f) for f in self.findings],
                 "templates": self.templates, "pages": self.pages}
 
     @classmethod

@@ -80,7 +80,8 @@ class ExploreState:
         return state
 
     def save(self, folder: Path) -> None:
-        write_json_atomic(Path(folder) / STATE_FILE, self.to_json())
+        # written after every action and megabytes long by the end: compact
+        write_json_atomic(Path(folder) / STATE_FILE, self.to_json(), indent=None)
 
 
 def load_state(folder: Path) -> ExploreState | None:
