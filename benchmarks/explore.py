@@ -12,6 +12,9 @@ key, per app and seed.
                                     # the same command plus this flag, once the measurement
                                     # is stopped: tables of the runs finished so far (the
                                     # tasks' addresses hold the measurement's ports)
+    PYTHONPATH=src python benchmarks/explore.py --work ~/explore-runs --methods random,curiosity
+                                    # run only these methods; the others' finished
+                                    # runs are read (measure in parts, in any order)
 
 Columns: distinct states per 100 actions (reached within the first 100 actions; an
 explorer that has explored everything stops early, so a plain ratio would punish it)
@@ -105,9 +108,10 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
 
 
 def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
-            finished_only: bool = False) -> dict | None:
+            finished_only: bool = False, methods: tuple[str, ...] = STRATEGIES) -> dict | None:
     """Every method and seed on one app; the printed section and the app's tallies.
-    None when ``finished_only`` and some method has no finished run on it yet."""
+    Only ``methods`` are run; the others' finished runs are read. None when some method
+    has no finished run on it yet."""
     lines: list[str] = []
     say = lines.append
     with contextlib.ExitStack() as stack:
@@ -118,7 +122,8 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
                 if seed and strategy in SEEDLESS:  # it would repeat its seed-0 run
                     continue
                 folder = work / app / f"{strategy}-{seed}-b{budget}"
-                run = one_run(start, sandbox, strategy, seed, budget, folder, finished_only)
+                run = one_run(start, sandbox, strategy, seed, budget, folder,
+                              finished_only or strategy not in methods)
                 if run is not None:
                     runs[strategy].append(run)
         if not all(runs.values()):
@@ -189,11 +194,11 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
 
 
 def measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,
-                finished_only: bool) -> dict | None:
+                finished_only: bool, methods: tuple[str, ...] = STRATEGIES) -> dict | None:
     """one_app; with ``finished_only`` an app it cannot serve now (a running measurement
     holds the demo shop's port) is reported as skipped rather than ending the report."""
     try:
-        return one_app(app, seeds, budget, instance, work, finished_only)
+        return one_app(app, seeds, budget, instance, work, finished_only, methods)
     except UserError as exc:
         if not finished_only:
             raise
@@ -220,6 +225,8 @@ def main() -> None:
     ap.add_argument("--instance", type=int, default=7,
                     help="arena instance of the first app; with --jobs, app i uses instance+i")
     ap.add_argument("--jobs", type=int, default=1, help="apps explored at the same time")
+    ap.add_argument("--methods", default=",".join(STRATEGIES),
+                    help="run only these; the others' finished runs in --work are read")
     ap.add_argument("--finished-only", action="store_true",
                     help="print what the runs already finished in --work measured; start "
                          "and resume none (same --apps, --instance and --jobs as the "
@@ -231,16 +238,20 @@ def main() -> None:
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, _stop)
     apps = [a.strip() for a in args.apps.split(",") if a.strip()]
+    methods = tuple(m.strip() for m in args.methods.split(",") if m.strip())
+    if unknown := sorted(set(methods) - set(STRATEGIES)):
+        ap.error(f"unknown method {', '.join(unknown)} (known: {', '.join(STRATEGIES)})")
     work = args.work or Path(tempfile.mkdtemp(prefix="explore-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = [pool.submit(measure_app, app, args.seeds, args.budget, args.instance + i,
-                                   work, args.finished_only) for i, app in enumerate(apps)]
+                                   work, args.finished_only, methods)
+                       for i, app in enumerate(apps)]
             measured = [f.result() for f in futures]
     else:
         measured = [measure_app(app, args.seeds, args.budget, args.instance, work,
-                            args.finished_only) for app in apps]
+                                args.finished_only, methods) for app in apps]
     results = []
     for app, result in zip(apps, measured, strict=True):
         if result is None:
