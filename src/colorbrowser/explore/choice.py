@@ -32,6 +32,7 @@ class Here:
     node: Node
     options: list[Option] = field(default_factory=list)  # open ones only
     all_options: list[Option] = field(default_factory=list)
+    checkable: list[Option] = field(default_factory=list)  # judged predictable, untried
     links: list[str] = field(default_factory=list)  # hrefs on the page, for crawlers
 
 

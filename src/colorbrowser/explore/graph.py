@@ -98,6 +98,11 @@ class Graph:
         open_nodes = [n for n in self.nodes.values() if n.open and n.key != exclude]
         return sorted(open_nodes, key=lambda n: (-n.under_explored, len(n.path), n.first_step))
 
+    def to_check(self, exclude: str | None = None) -> list[Node]:
+        """Nodes with predictions never tested, the cheapest to return to first."""
+        waiting = [n for n in self.nodes.values() if n.predictable and n.key != exclude]
+        return sorted(waiting, key=lambda n: (len(n.path), n.first_step))
+
     def to_json(self) -> dict[str, Any]:
         # vars, not asdict: no field holds a dataclass, and asdict's deep copy of every
         # node and edge after every action was most of the cost of saving. The dicts are

@@ -11,7 +11,7 @@ from typing import Any
 from colorbrowser.explore.candidates import Candidate
 from colorbrowser.explore.outcome import Outcome
 from colorbrowser.explore.predict import Prediction
-from colorbrowser.explore.urls import same_page
+from colorbrowser.explore.urls import same_page, url_template
 
 
 @dataclass
@@ -59,6 +59,8 @@ def judge(cand: Candidate, pred: Prediction, out: Outcome) -> Verdict:
         checks["navigates"] = pred.navigates == moved
     if pred.url and pred.navigates:
         checks["url"] = moved and same_page(pred.url, out.url)
+    elif pred.template and pred.navigates:  # learned: the kind of page, not the address
+        checks["url"] = moved and url_template(out.url) == pred.template
     if pred.method and out.method:
         checks["method"] = pred.method == out.method
     if pred.navigates is False and not moved:
@@ -71,7 +73,9 @@ def judge(cand: Candidate, pred: Prediction, out: Outcome) -> Verdict:
                 checks[key] = bool(pred.states[key]) == bool(out.states[key])
     if pred.kind_changes is not None:
         checks["kind"] = pred.kind_changes == out.kind_changed
-    if out.db and not cand.writes:
+    if pred.writes and not cand.writes:  # learned: this kind of read writes rows
+        checks["db"] = bool(out.db)
+    elif out.db and not cand.writes:
         checks["db"] = False
     verdict = Verdict(checks=checks)
     if verdict.missed:
@@ -87,8 +91,10 @@ def judge(cand: Candidate, pred: Prediction, out: Outcome) -> Verdict:
 
 
 def _expected(pred: Prediction) -> str:
+    wrote = ", rows written" if pred.writes else ""
     if pred.navigates:
-        return f"{pred.method or 'a'} navigation to {pred.url or pred.template or 'a new page'}"
+        return (f"{pred.method or 'a'} navigation to "
+                f"{pred.url or pred.template or 'a new page'}{wrote}")
     parts = ["no navigation"]
     if pred.appear:
         parts.append("something to appear")
@@ -96,4 +102,4 @@ def _expected(pred: Prediction) -> str:
         parts.append("something to go")
     if pred.appear is False and pred.disappear is False:
         parts.append("no element to appear or go")
-    return ", ".join(parts)
+    return ", ".join(parts) + wrote

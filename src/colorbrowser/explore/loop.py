@@ -29,6 +29,7 @@ from colorbrowser.explore.candidates import Candidate, candidates
 from colorbrowser.explore.choice import Here, Option, Strategy
 from colorbrowser.explore.graph import Edge, Finding, Node
 from colorbrowser.explore.judger import Verdict, judge
+from colorbrowser.explore.learned import Outcomes
 from colorbrowser.explore.outcome import DbProbe, NetworkLog, Outcome, element_diff
 from colorbrowser.explore.pagefacts import PageFacts, read_facts
 from colorbrowser.explore.plans import PlanStep, better_path, goto_step, step_of
@@ -94,6 +95,7 @@ class Explorer:
             self.strategy.picker = picker
         self.strategy.load(self.state.strategy_state)
         self.uncertainty = Uncertainty.from_json(self.state.uncertainty)
+        self.outcomes = Outcomes.from_json(self.state.learned)
         self.guard: RequestGuard | None = None
         self.probe = DbProbe(sandbox.db_paths() if sandbox else [])
         self._context: BrowserContext | None = None
@@ -124,6 +126,7 @@ class Explorer:
         s.rng = list(_json_rng(self.rng.getstate()))
         s.strategy_state = self.strategy.to_json()
         s.uncertainty = self.uncertainty.to_json()
+        s.learned = self.outcomes.to_json()
         with contextlib.suppress(PlaywrightError, BrowserError):
             s.browser = self.env.snapshot()
         if self.guard:
@@ -250,7 +253,8 @@ class Explorer:
                 continue
             seen.add(cand.signature)
             cands[cand.signature] = cand
-            pred = rule_predict(cand, obs.url)
+            rule = rule_predict(cand, obs.url)
+            pred = self.outcomes.adjust(Outcomes.key(cand, rule, obs.url), rule, obs.url)
             u = self.uncertainty.of(node.key, cand, pred)
             if pred.navigates and (pred.template is None or pred.template not in graph.templates):
                 u = 1 - (1 - u) * UNSEEN_DEST
@@ -268,8 +272,9 @@ class Explorer:
         node.best = max((o.score for o in open_opts), default=0.0)
         links = [c.facts["href"].split("#", 1)[0] for c in cands.values() if c.kind == "link"
                  and not c.writes]
+        checkable = [o for o in allowed if o.cand.signature in set(node.predictable)]
         here = Here(url=obs.url, key=key, node=node, options=open_opts, all_options=allowed,
-                    links=links)
+                    checkable=checkable, links=links)
         return _Page(obs, facts, key, here, cands)
 
     def _yield(self, cand: Candidate, pred: Prediction) -> float:
@@ -352,7 +357,7 @@ class Explorer:
         if hop.ok:
             s.path, s.after_write = list(node.path), node.after_write
         else:  # the node cannot be reached this way now: close it rather than loop on it
-            node.open = []
+            node.open, node.predictable = [], []
             node.best = 0.0
         assert self.page is not None
         s.here_url = self.page.obs.url
@@ -379,6 +384,8 @@ class Explorer:
             tally[1] += s.graph.node(key) is None
         out = self._outcome(page, cand, obs, key, result)
         verdict = judge(cand, pred, out)
+        rule = rule_predict(cand, page.obs.url)
+        self.outcomes.observe(Outcomes.key(cand, rule, page.obs.url), out, page.obs.url)
         self._learn(node, cand, pred, verdict)
         if cand.writes:
             s.tally.writes_tried += 1

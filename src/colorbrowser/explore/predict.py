@@ -36,6 +36,8 @@ class Prediction:
     disappear: bool | None = None
     states: dict[str, Any] = field(default_factory=dict)  # the target's states after
     kind_changes: bool | None = None
+    writes: bool = False  # rows of the app's databases change (learned.py)
+    learned: str = ""  # what earlier outcomes of its kind changed in the rules' prediction
     note: str = ""
 
     @property

@@ -6,6 +6,8 @@ kind of state, times how often it reached a new state from anywhere) times the
 Predictor's uncertainty (its learned doubt, and whether the state it leads to is a
 kind not seen yet). The explorer stays while the best option
 here scores at least half of the best frontier node; otherwise it backtracks there.
+Once every node is explored, the budget left checks the predictions judged too sure
+to be worth a try.
 A model-backed Selector (roles.py) may pick among the top options instead.
 """
 
@@ -52,4 +54,16 @@ class ScaleHop(Strategy):
             return Move("hop", node=target.key,
                         why=f"{target.template} has {len(target.open)} open of "
                             f"{target.candidates} (best {target.best:.2f})")
-        return Move("done", why="every node is explored")
+        # every node explored: the budget left tests predictions never tested, the least
+        # sure first (a known kind of page can still be a state not seen yet)
+        if here.checkable:
+            chosen = max(here.checkable, key=lambda o: (o.score, self.rng.random()))
+            return Move("act", option=chosen,
+                        why=f"every node explored; checking a prediction "
+                            f"(uncertainty {chosen.uncertainty:.2f})")
+        waiting = graph.to_check(exclude=here.key)
+        if waiting:
+            return Move("hop", node=waiting[0].key,
+                        why=f"every node explored; {waiting[0].template} has "
+                            f"{len(waiting[0].predictable)} predictions to check")
+        return Move("done", why="every node is explored and every prediction checked")

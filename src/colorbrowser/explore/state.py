@@ -44,6 +44,7 @@ class ExploreState:
     step: int = 0  # trajectory lines written
     graph: Graph = field(default_factory=Graph)
     uncertainty: dict[str, list[int]] = field(default_factory=dict)
+    learned: dict[str, Any] = field(default_factory=dict)  # learned.Outcomes
     tries: dict[str, int] = field(default_factory=dict)  # "node|signature" -> times
     # signature -> [times tried anywhere, times it reached a state not seen before]
     yields: dict[str, list[int]] = field(default_factory=dict)
