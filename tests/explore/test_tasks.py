@@ -107,6 +107,17 @@ def test_navigation_tasks_come_from_distinct_addresses():
     assert f"{H}/checkout" not in opened
 
 
+def test_a_page_on_the_way_with_no_known_name_is_named_by_its_address_not_a_template():
+    g = shop_graph()
+    items, sorted_ = (f"{H}/items", "list"), (f"{H}/items/7?sort=price", "sorted")
+    g.edges += [edge(30, items, sorted_, link("Sort by price")),
+                edge(31, sorted_, (f"{H}/ladles/5", "ladle"), link("Ladle"))]
+    unique, _, _ = propose(g)
+    ladle = next(t for t in unique if t.reference_url == f"{H}/ladles/5")
+    assert ladle.intent == ('Go to the page "shop.test/items/7?sort=price", then open '
+                            '"Ladle" from there.')
+
+
 def test_near_duplicates_by_intent_reference_or_kind_are_dropped():
     def ask(page: str, label: str, value: str, where: str = "t/{id}") -> SynthTask:
         return SynthTask("question", f"What is the {label} shown for {page}?", "T",

@@ -147,8 +147,10 @@ def _facts(graph: Graph) -> dict[str, dict[str, Any]]:
 
 
 def _page_name(facts: dict[str, Any] | None, url: str) -> str:
+    """Its heading or title; else its address, which a person can follow (a template's
+    placeholders could not be)."""
     facts = facts or {}
-    return facts.get("h1") or facts.get("title") or url_template(url)
+    return facts.get("h1") or facts.get("title") or url.split("://", 1)[-1].split("#", 1)[0]
 
 
 def _open_tasks(graph: Graph, found: dict[str, Route],
