@@ -32,12 +32,13 @@ def seen_once(outcomes: Outcomes, cand: Candidate, page: str, out: Outcome) -> N
     outcomes.observe(Outcomes.key(cand, rule_predict(cand, page), page), out, page)
 
 
-def test_members_links_that_end_on_the_login_form_are_predicted_to_after_the_first():
+def test_members_links_that_end_on_the_login_form_are_predicted_to_after_two():
     learned = Outcomes()
-    first = link("http://h/user/45/lazy-reader/")
-    out = went("http://h/user/login/?next=/user/45/lazy-reader/")
-    assert judge(first, predicted(learned, first, TOPIC), out).missed
-    seen_once(learned, first, TOPIC, out)
+    for n, who in enumerate(["lazy-reader", "sunny_fox"]):
+        member = link(f"http://h/user/{n + 40}/{who}/")
+        out = went(f"http://h/user/login/?next=/user/{n + 40}/{who}/")
+        assert judge(member, predicted(learned, member, TOPIC), out).missed
+        seen_once(learned, member, TOPIC, out)
 
     other = link("http://h/user/12/ada_l/")
     pred = predicted(learned, other, TOPIC)
@@ -46,11 +47,31 @@ def test_members_links_that_end_on_the_login_form_are_predicted_to_after_the_fir
     assert not verdict.missed and verdict.checks["url"]
 
 
+def test_one_surprise_is_not_yet_how_the_app_works():
+    learned = Outcomes()
+    member = link("http://h/user/45/lazy-reader/")
+    seen_once(learned, member, TOPIC, went("http://h/user/login/?next=/user/45/lazy-reader/"))
+    assert predicted(learned, link("http://h/user/2/bo_b/"), TOPIC).url == "http://h/user/2/bo_b/"
+
+
+def test_what_a_link_did_on_one_kind_of_page_is_not_assumed_on_another():
+    """A category's badge inside a topic's row opens the topic; the same link in a
+    breadcrumb opens the category."""
+    learned = Outcomes()
+    badge = link("http://h/category/4/home-cooking/", "Home Cooking")
+    for n in (1, 2):
+        seen_once(learned, badge, "http://h/", went(f"http://h/topic/{n}/soggy-pie/"))
+    assert predicted(learned, badge, "http://h/").template == "h/topic/{id}/{title}/"
+    crumb = predicted(learned, badge, "http://h/topic/7/more-pie/")
+    assert crumb.url == "http://h/category/4/home-cooking/" and not crumb.learned
+
+
 def test_a_page_view_that_writes_rows_is_predicted_to_and_a_miss_when_it_stops():
     learned = Outcomes()
     topic = link("http://h/topic/9/hiking-trails/")
     counted = went("http://h/topic/9/hiking-trails/", db={"app.topic": "rows changed"})
     assert judge(topic, predicted(learned, topic, "http://h/"), counted).checks["db"] is False
+    seen_once(learned, topic, "http://h/", counted)
     seen_once(learned, topic, "http://h/", counted)
 
     pred = predicted(learned, link("http://h/topic/3/bread-rolls/"), "http://h/")
@@ -76,8 +97,8 @@ def test_a_post_that_redirects_back_is_predicted_to_come_back_to_its_kind_of_pag
     add = Candidate(action="click('2')", kind="submit", target=Target(
         bid="2", role="button", name="Add to cart"), signature="submit|add", facts={
         "form": form}, writes=True)
-    seen_once(learned, add, "http://h/catalogue/tents_14/", went(
-        "http://h/catalogue/tents_14/", method="POST", db={"basket.line": "1 -> 2 rows"}))
+    for page in ("http://h/catalogue/tents_14/", "http://h/catalogue/kettles_8/"):
+        seen_once(learned, add, page, went(page, method="POST", db={"basket.line": "+1 row"}))
     pred = predicted(learned, add, "http://h/catalogue/boots_5/")
     assert pred.template == "h/catalogue/{id}/" and pred.method == "POST"
     out = went("http://h/catalogue/boots_5/", method="POST", db={"basket.line": "2 -> 3 rows"},
@@ -91,7 +112,8 @@ def test_a_select_that_reloads_its_page_is_predicted_to_navigate():
         bid="3", role="combobox", name="Sort by"), signature="select|Sort by",
         facts={"choice": "price"})
     page = "http://h/category/tents_14/"
-    seen_once(learned, sort, page, went("http://h/category/tents_14/?sort_by=price"))
+    for _ in range(2):
+        seen_once(learned, sort, page, went("http://h/category/tents_14/?sort_by=price"))
     pred = predicted(learned, sort, "http://h/category/boots_5/")
     assert pred.navigates and pred.template == "h/category/{id}/?sort_by={}"
     # the same name on another kind of page is not assumed to do the same
@@ -100,8 +122,9 @@ def test_a_select_that_reloads_its_page_is_predicted_to_navigate():
 
 def test_what_was_learned_survives_a_resume():
     learned = Outcomes()
-    first = link("http://h/user/45/lazy-reader/")
-    seen_once(learned, first, TOPIC, went("http://h/user/login/?next=/user/45/lazy-reader/"))
+    for n, who in enumerate(["lazy-reader", "sunny_fox"]):
+        seen_once(learned, link(f"http://h/user/{n}/{who}/"), TOPIC,
+                  went(f"http://h/user/login/?next=/user/{n}/{who}/"))
     back = Outcomes.from_json(learned.to_json())
     assert predicted(back, link("http://h/user/2/bo_b/"), TOPIC).template == "h/user/login/?next={}"
 
@@ -109,5 +132,6 @@ def test_what_was_learned_survives_a_resume():
 def test_an_action_that_failed_teaches_nothing():
     learned = Outcomes()
     first = link("http://h/user/45/lazy-reader/")
-    seen_once(learned, first, TOPIC, Outcome(url=TOPIC, error="timeout"))
+    for _ in range(2):
+        seen_once(learned, first, TOPIC, Outcome(url=TOPIC, error="timeout"))
     assert not predicted(learned, link("http://h/user/2/bo_b/"), TOPIC).learned

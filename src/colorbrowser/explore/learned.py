@@ -6,9 +6,9 @@ links that all end on the login form, a topic page that bumps its view counter, 
 each is a surprise the first time and the same surprise every time after. Left as a
 surprise it keeps the Predictor's doubt high, and the Selector, which goes where the
 Predictor is unsure, spends the budget on it again and again. So outcomes are counted
-per kind of action aimed at one kind of page (the rules' destination template), and
-once most of them agree with each other and not with the rules, the prediction says
-what they did.
+per kind of action aimed at one kind of page (the rules' destination template) from
+one kind of page, and once they have been seen twice and most of them agree with each
+other and not with the rules, the prediction says what they did.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from colorbrowser.explore.urls import url_template
 STAYS = ""  # the action left the page where it was
 BACK = "(here)"  # it went to a page of the kind it started on (a POST that redirects back)
 MAJORITY = 2 / 3
+MIN_TRIES = 2  # one surprise may be a fluke; the same one twice is how the app works
 
 
 @dataclass
@@ -45,11 +46,14 @@ class Outcomes:
 
     @staticmethod
     def key(cand: Candidate, rule: Prediction, page_url: str) -> str:
-        """Actions of one kind aimed at one kind of page; one that should stay put is
-        keyed by its page's kind and its name ("Sort by" on a category page)."""
+        """Actions of one kind, on one kind of page, aimed at one kind of page; one that
+        should stay put, by its name ("Sort by" on a category page). The page it is
+        taken on counts: a category's badge inside a topic's row may open the topic
+        while the same link in a breadcrumb opens the category."""
+        here = url_template(page_url)
         if rule.navigates:
-            return f"{cand.kind}|{rule.template}"
-        return f"{cand.kind}|{url_template(page_url)}|{cand.target.name[:60]}"
+            return f"{cand.kind}|{here}|{rule.template}"
+        return f"{cand.kind}|{here}|{cand.target.name[:60]}"
 
     def observe(self, key: str, out: Outcome, page_url: str) -> None:
         if out.error:
@@ -64,7 +68,7 @@ class Outcomes:
     def adjust(self, key: str, rule: Prediction, page_url: str) -> Prediction:
         """The rules' prediction, corrected by what this kind of action did before."""
         seen = self.seen.get(key)
-        if rule.abstained or seen is None or not seen.tries:
+        if rule.abstained or seen is None or seen.tries < MIN_TRIES:
             return rule
         pred = replace(rule, states=dict(rule.states))
         notes = []
