@@ -165,15 +165,16 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             for name, (right, total) in r["tally"].checks.items():
                 checks[name][0] += right
                 checks[name][1] += total
-        # the judger records "db" only when an action predicted not to write did: a count
-        wrote = checks.pop("db", [0, 0])[1]
+        # "db" is judged only where a read wrote rows or was predicted to (learned): of
+        # those, how many the Predictor foresaw
+        db_right, db_all = checks.pop("db", [0, 0])
         acc = ", ".join(f"{k} {r / t:.0%}" for k, (r, t) in sorted(checks.items()) if t)
         # a task two seeds both found counts once
         kept = len(set().union(*(r["kept"] for r in runs["ours"])))
         passed = sum(r["passed"] for r in runs["ours"])
         tried = sum(r["tried"] for r in runs["ours"])
         say(f"\npredictor: {acc}; abstained {abstained / max(predictions, 1):.0%} "
-            f"of {predictions}; reads that wrote to the database {wrote}; tasks kept "
+            f"of {predictions}; reads writing rows foreseen {db_right} of {db_all}; tasks kept "
             f"{kept}; passed validation after de-duplication "
             f"{passed}/{tried} ({passed / max(tried, 1):.0%})")
         settings = BrowserSettings(allow_hosts=["127.0.0.1"])
