@@ -51,12 +51,16 @@ class CountingSite:
     pages: dict[str, str] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)  # path prefix -> where to
+    down: bool = False  # hang up on every request, as a server that has gone away
 
     def __post_init__(self) -> None:
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def _serve(self) -> None:
+                if site.down:
+                    self.close_connection = True
+                    return
                 path = self.path.split("?", 1)[0]
                 site.requests.append((self.command, path))
                 to = next((t for p, t in site.redirects.items() if path.startswith(p)), None)

@@ -78,6 +78,30 @@ def test_a_killed_run_resumes_where_it_stopped(site_url, tmp_path):
     assert nodes_before <= set(again.graph.nodes)
 
 
+def test_a_site_that_stops_answering_stops_the_run_which_resumes_once_it_answers(
+        site_url, site, tmp_path):
+    from colorbrowser.errors import UserError
+    from colorbrowser.explore.run import ExploreRequest, explore
+
+    def go_away_after_five(state):
+        site.down = site.down or state.used >= 5
+
+    request = ExploreRequest(start_url=site_url, budget=14, out=tmp_path, tasks=False,
+                             allow_hosts=["127.0.0.1"], screenshots="none")
+    with pytest.raises(UserError, match=r"stopped answering.*run the same command again"):
+        explore(request, on_step=go_away_after_five, say=lambda _: None)
+    stopped = load_state(tmp_path)
+    assert not stopped.finished and stopped.used < 14
+    assert not [n for n in stopped.graph.nodes.values() if "chrome-error" in n.url]
+    assert not [h for h in stopped.hops if not h["ok"]]  # no node was given up on
+
+    site.down = False
+    run_explore(site_url, tmp_path, budget=14, screenshots="none")
+    again = load_state(tmp_path)
+    assert again.used == 14 or again.finished
+    assert set(stopped.graph.nodes) <= set(again.graph.nodes)
+
+
 def test_a_folder_holding_another_sites_exploration_is_refused(site_url, tmp_path):
     run_explore(site_url, tmp_path, budget=2, screenshots="none")
     from colorbrowser.errors import UserError

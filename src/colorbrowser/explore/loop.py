@@ -9,8 +9,11 @@ and writes the step to ``steps.jsonl`` and the whole state to ``explore.json``.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import random
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from colorbrowser.agent.trajectory import Trajectory
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.browser.observe import observation_text
+from colorbrowser.browser.watchdog import ERROR_PAGE
 from colorbrowser.errors import BrowserError, UserError
 from colorbrowser.explore.backtrack import Backtracker, Hop
 from colorbrowser.explore.baselines import make_strategy
@@ -184,6 +188,11 @@ class Explorer:
 
     def _observe(self) -> tuple[Observation, PageFacts, str]:
         obs = self.env.observe()
+        if obs.url.startswith(ERROR_PAGE) and not _site_answers(self.config.start_url):
+            # a site gone is no page of it: stop before the graph learns otherwise
+            # (every hop would fail, close its node, and the run would call itself done)
+            raise UserError(f"{self.config.start_url} stopped answering; what was explored "
+                            "is saved: run the same command again once it answers")
         facts = read_facts(self.env.page)
         key = str(state_key(obs))
         if obs.url and obs.url not in self.state.urls and obs.url.startswith("http"):
@@ -470,6 +479,19 @@ def _yield_keys(cand: Candidate, pred: Prediction) -> list[str]:
     if pred.template:
         keys.append(f"{cand.kind} to {pred.template}")
     return keys
+
+
+def _site_answers(url: str, timeout: float = 5.0) -> bool:
+    """Whether anything answers at ``url`` with HTTP, whatever the status: a browser
+    error page is then one dead link, not the whole site gone."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=timeout):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, http.client.HTTPException, ValueError):
+        return False
 
 
 def _json_rng(state: tuple[Any, ...]) -> list[Any]:
