@@ -3,6 +3,8 @@ exit, never a traceback; a good run ends with its one-line summary."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from colorbrowser.testing import run_cli
@@ -44,3 +46,13 @@ def test_the_command_explores_and_summarises(capsys, site_url, tmp_path):
     err = capsys.readouterr().err
     assert code == 0 and "explored " + site_url in err.replace("\n", "")
     assert (tmp_path / "r" / "graph.html").is_file()
+
+
+def test_max_tasks_caps_how_many_tasks_are_proved(capsys, site_url, tmp_path):
+    code = run_cli("explore", site_url, "--budget", "12", "--out", str(tmp_path / "r"),
+                   "--screenshots", "none", "--max-tasks", "2")
+    err = capsys.readouterr().err.replace("\n", " ")
+    assert code == 0 and "over --max-tasks" in err
+    tasks = json.loads((tmp_path / "r" / "tasks.json").read_text())
+    rejected = json.loads((tmp_path / "r" / "tasks.rejected.json").read_text())
+    assert 1 <= len(tasks) + len(rejected) <= 2

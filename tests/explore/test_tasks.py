@@ -87,6 +87,34 @@ def test_a_link_that_landed_off_its_own_address_is_no_step_of_a_route():
     assert found[page_address(f"{H}/items/4")].plan == [link("Items"), link("Jug")]
 
 
+def test_a_page_no_click_path_reaches_but_its_address_shows_starts_its_own_routes():
+    """The explorer hopped to Archive by its address (which showed the same state) and
+    clicked on from there; no recorded click path leads to Archive from the start."""
+    g = shop_graph()
+    archive = (f"{H}/archive", "archive")
+    g.add_node(Node(key="archive", template="shop.test/archive", url=archive[0], h1="Archive",
+                    path=["goto('http://shop.test/archive')"], url_reproduces=True))
+    g.edges.append(edge(40, archive, (f"{H}/archive/2019", "year"), link("2019")))
+    found = routes(g)
+    year = found[page_address(f"{H}/archive/2019")]
+    assert year.start == f"{H}/archive" and year.plan == [link("2019")]
+    assert found[page_address(f"{H}/items/3")].start == ""  # the start's routes come first
+
+    unique, _, _ = propose(g)
+    task = next(t for t in unique if t.reference_url == f"{H}/archive/2019")
+    entry = task.webarena("t1", f"{H}/", 9001)
+    assert entry["start_url"] == f"{H}/archive" and task.plan == [link("2019")]
+    assert next(t for t in unique if t.reference_url == f"{H}/items").webarena(
+        "t2", f"{H}/", 9001)["start_url"] == f"{H}/"
+
+
+def test_at_most_the_limit_is_proposed_taken_in_turn_from_each_kind_of_task():
+    everything, _, _ = propose(shop_graph())
+    three, proposed, _ = propose(shop_graph(), limit=3)
+    assert len(everything) > 3 and proposed >= len(everything)
+    assert sorted(t.kind for t in three) == ["multi", "question", "single"]
+
+
 def test_questions_come_from_every_distinct_page_of_a_kind_a_few_each():
     unique, _, _ = propose(shop_graph())
     questions = [t for t in unique if t.kind == "question"]

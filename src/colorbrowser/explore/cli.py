@@ -58,6 +58,9 @@ def _hosts(text: str | None, start: str) -> list[str]:
               show_default=True)
 @click.option("--tasks/--no-tasks", default=True, show_default=True,
               help="Synthesise and validate tasks at the end.")
+@click.option("--max-tasks", type=click.IntRange(min=0), default=60, show_default=True,
+              help="Tasks proved at most, taken in turn from each kind (each proof takes "
+                   "a few seconds).")
 @click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Knowledge base whose review queue gets the findings.")
 @click.option("--predictor", type=click.Choice(["rules", "model"]), default="rules",
@@ -69,8 +72,8 @@ def _hosts(text: str | None, start: str) -> list[str]:
 @model_options
 @click.option("--headed", is_flag=True)
 def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, reset_running,
-                    screenshots, tasks, kb_path, predictor, intents, config_path, base_url,
-                    model_name, api_key_env, headed):
+                    screenshots, tasks, max_tasks, kb_path, predictor, intents, config_path,
+                    base_url, model_name, api_key_env, headed):
     """Explore START: find what the agent cannot predict; write graph, tasks, tips, data."""
     from colorbrowser.explore.run import ExploreRequest, explore
 
@@ -81,7 +84,8 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
         request = ExploreRequest(
             start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
             allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
-            kb_path=kb_path, config_path=config_path, headed=headed, sandbox=site.sandbox,
+            max_tasks=max_tasks, kb_path=kb_path, config_path=config_path, headed=headed,
+            sandbox=site.sandbox,
             cookies=site.cookies, predictor=predictor, intents=intents,
             overrides=model_flags(base_url, model_name, api_key_env))
         progress = Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),

@@ -18,7 +18,7 @@ def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = No
                   sandbox: Sandbox | None = None, tasks: bool = True,
                   kb_path: Path | None = None, cookies: list[dict[str, Any]] | None = None,
                   writer: Callable[[Any], str | None] | None = None,
-                  say: Callable[[str], None] = print) -> list[str]:
+                  say: Callable[[str], None] = print, max_tasks: int | None = None) -> list[str]:
     """graph.json, graph.html, dataset.jsonl, findings queued, tasks; what was written."""
     written = []
     write_json_atomic(out / "graph.json", {**state.graph.to_json(), "tally": state.tally.__dict__,
@@ -32,10 +32,13 @@ def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = No
         written.append(f"{queue_findings(kb_path, state.graph.findings, out)} findings queued "
                        "for review")
     if tasks and env is not None:
-        from colorbrowser.explore.synth import synthesise_and_validate
+        from colorbrowser.explore.synth import MAX_TASKS, synthesise_and_validate
 
         report = synthesise_and_validate(state, out, env, sandbox, cookies=cookies,
-                                         writer=writer, say=say)
+                                         writer=writer, say=say,
+                                         limit=MAX_TASKS if max_tasks is None else max_tasks)
+        over = f", {report.over} over --max-tasks" if report.over else ""
         written.append(f"{report.kept} tasks kept of {report.proposed} "
-                       f"({report.duplicates} near-duplicates, {report.failed} failed proof)")
+                       f"({report.duplicates} near-duplicates{over}, {report.failed} failed "
+                       "proof)")
     return written

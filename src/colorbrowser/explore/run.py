@@ -29,6 +29,7 @@ class ExploreRequest:
     allow_hosts: list[str] = field(default_factory=list)
     screenshots: str = "all"
     tasks: bool = True
+    max_tasks: int | None = None  # proved at most; None: synth.MAX_TASKS
     kb_path: Path | None = None
     config_path: str | None = None
     headed: bool = False
@@ -69,7 +70,8 @@ def explore(request: ExploreRequest, *, on_step: Callable[[ExploreState], None] 
         state = explorer.run()
         written = write_outputs(state, out, env=env, sandbox=explorer.sandbox,
                                 tasks=request.tasks, kb_path=request.kb_path,
-                                cookies=request.cookies, writer=writer, say=say)
+                                cookies=request.cookies, writer=writer, say=say,
+                                max_tasks=request.max_tasks)
         if writer is not None and writer.rejected:
             written.append(f"{len(writer.rejected)} model intents refused "
                            f"(first: {writer.rejected[0]})")

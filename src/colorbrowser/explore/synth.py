@@ -20,12 +20,13 @@ import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
 from colorbrowser.agent.trajectory import write_json_atomic
 from colorbrowser.browser.env import BrowserEnv
-from colorbrowser.explore.graph import Graph
+from colorbrowser.explore.graph import Graph, Node
 from colorbrowser.explore.plans import PlanStep, describe, stop_step
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
@@ -35,6 +36,7 @@ from colorbrowser.explore.validate import Prover, SynthReport, fresh_start, save
 MAX_PER_TEMPLATE = 3  # tasks that end on one kind of page, per kind of task
 MAX_PATH = 6
 MAX_PER_PAGE = 4  # page questions asked about one page
+MAX_TASKS = 60  # proved per exploration by default; each proof takes a few seconds
 _LABEL = re.compile(r"[^\W\d_]{2}")  # a label names something: two letters in a row
 SINGLE = 'Open the page that the link "{label}" on the start page leads to.'
 MULTI = 'Go to the page "{via}", then open "{label}" from there.'
@@ -56,15 +58,17 @@ class SynthTask:
     answer: str = ""
     check: dict[str, Any] = field(default_factory=dict)  # what the final page must show
     where: str = ""  # the URL template of the page the task ends on
+    start_url: str = ""  # where it starts, when not at the site's start page
 
-    def webarena(self, task_id: str, start_url: str, template_id: int) -> dict[str, Any]:
+    def webarena(self, task_id: str, site_start: str, template_id: int) -> dict[str, Any]:
         ev: dict[str, Any] = {"eval_types": ["url_match"] if self.reference_url else
                               ["string_match"],
                               "reference_answers": {"must_include": [self.answer]}
                               if self.answer else None,
                               "reference_url": self.reference_url, "program_html": []}
         return {"task_id": task_id, "sites": [], "require_login": False, "storage_state": None,
-                "start_url": start_url, "geolocation": None, "intent_template": self.template,
+                "start_url": self.start_url or site_start, "geolocation": None,
+                "intent_template": self.template,
                 "instantiation_dict": self.values, "intent": self.intent,
                 "require_reset": False, "eval": ev, "intent_template_id": template_id,
                 "synthesised": {"kind": self.kind, "check": self.check,
@@ -84,6 +88,7 @@ class Route:
     """The shortest way found, by hand, from the start page to a state of a page."""
 
     url: str  # the address reached, as the browser showed it
+    start: str = ""  # where it begins, when not at the site's start page
     plan: list[PlanStep] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)  # what each step clicks
     via: list[str] = field(default_factory=list)  # the address each step is taken on
@@ -95,12 +100,11 @@ def routes(graph: Graph) -> dict[str, Route]:
     each address (keyed by ``page_address``), breadth-first over states (an address
     and a node: a toggle that uncovers a link is a step). Edges taken while no write
     was in effect come first. A link that led somewhere other than its own address is
-    no step: a redirect such as a wiki's "Random page" need not lead there again."""
+    no step: a redirect such as a wiki's "Random page" need not lead there again.
+    Addresses no such path reaches may still be reached from a page whose address was
+    proved to show its state (a hop by address landed on it): those routes start
+    there, as a WebArena task may start on any page."""
     State = tuple[str, str]
-    found: dict[State, Route] = {}
-    for node in graph.nodes.values():
-        if not node.path:
-            found.setdefault((page_address(node.url), node.key), Route(node.url.split("#", 1)[0]))
     ways: dict[State, list[tuple[State, str, PlanStep, str, bool]]] = {}
     for edge in sorted(graph.edges, key=lambda e: e.after_write):
         o = edge.outcome
@@ -114,21 +118,34 @@ def routes(graph: Graph) -> dict[str, Route]:
             ways.setdefault(source, []).append(
                 (dest, o["url"], edge.plan, _name(edge.plan),
                  bool(o.get("navigated")) and edge.kind in ("link", "submit")))
-    queue = deque(found)
+    found: dict[State, Route] = {}
     by_address: dict[str, Route] = {}
-    while queue:
-        state = queue.popleft()
-        here = found[state]
-        by_address.setdefault(state[0], here)
-        if len(here.plan) >= MAX_PATH:
-            continue
-        for dest, url, plan, label, loads in ways.get(state, []):
-            if dest not in found:
-                step = len(here.plan)
-                found[dest] = Route(url.split("#", 1)[0], [*here.plan, plan],
-                                    [*here.labels, label], [*here.via, here.url],
-                                    [*here.loads, step] if loads else list(here.loads))
-                queue.append(dest)
+
+    def spread(roots: list[Node], start: bool) -> None:
+        queue: deque[State] = deque()
+        for node in roots:
+            state = (page_address(node.url), node.key)
+            if state not in found and page_address(node.url) not in by_address:
+                url = node.url.split("#", 1)[0]
+                found[state] = Route(url, "" if start else url)
+                queue.append(state)
+        while queue:
+            state = queue.popleft()
+            here = found[state]
+            by_address.setdefault(state[0], here)
+            if len(here.plan) >= MAX_PATH:
+                continue
+            for dest, url, plan, label, loads in ways.get(state, []):
+                if dest not in found:
+                    step = len(here.plan)
+                    found[dest] = Route(url.split("#", 1)[0], here.start, [*here.plan, plan],
+                                        [*here.labels, label], [*here.via, here.url],
+                                        [*here.loads, step] if loads else list(here.loads))
+                    queue.append(dest)
+
+    spread([n for n in graph.nodes.values() if not n.path], start=True)
+    spread(sorted((n for n in graph.nodes.values() if n.url_reproduces and not n.after_write),
+                  key=lambda n: n.first_step), start=False)
     return by_address
 
 
@@ -158,7 +175,7 @@ def _open_tasks(graph: Graph, found: dict[str, Route],
     """One task per address reached by clicks: single-step when one page load gets
     there from the start page, multi-step ("go to the page X, then open Y") otherwise."""
     tasks = []
-    for route in sorted(found.values(), key=lambda r: len(r.plan)):
+    for route in sorted(found.values(), key=lambda r: (bool(r.start), len(r.plan))):
         if (not route.loads or route.loads[-1] != len(route.plan) - 1
                 or not route.labels[-1] or same_page(route.url, graph.start_url)):
             continue  # the last step must open the page, by a link or form with a name
@@ -166,13 +183,15 @@ def _open_tasks(graph: Graph, found: dict[str, Route],
         if len(route.loads) == 1:
             values = {"label": route.labels[-1]}
             tasks.append(SynthTask("single", SINGLE.format(**values), SINGLE, values,
-                                   list(route.plan), reference_url=route.url, where=where))
+                                   list(route.plan), reference_url=route.url, where=where,
+                                   start_url=route.start))
         else:
             via = route.via[-1]
             values = {"via": _page_name(facts.get(page_address(via)), via),
                       "label": route.labels[-1]}
             tasks.append(SynthTask("multi", MULTI.format(**values), MULTI, values,
-                                   list(route.plan), reference_url=route.url, where=where))
+                                   list(route.plan), reference_url=route.url, where=where,
+                                   start_url=route.start))
     return tasks
 
 
@@ -181,7 +200,7 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
     """Questions about what a page reached by clicks shows, answered word for word."""
     tasks = []
     pages = [(found[key], page) for key, page in facts.items() if key in found]
-    for route, page in sorted(pages, key=lambda rp: len(rp[0].plan)):
+    for route, page in sorted(pages, key=lambda rp: (bool(rp[0].start), len(rp[0].plan))):
         h1 = page.get("h1") or ""
         if not h1:
             continue
@@ -197,7 +216,8 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
             tasks.append(SynthTask(
                 "question", PAIR.format(**values), PAIR, values,
                 [*route.plan, stop_step(value)], answer=value,
-                check={"h1": h1, "label": label, "value": value}, where=where))
+                check={"h1": h1, "label": label, "value": value}, where=where,
+                start_url=route.start))
         for table in page.get("tables") or []:
             heads = table.get("heads") or []
             for row in (table.get("rows") or [])[:3]:
@@ -212,7 +232,7 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
                         "question", CELL.format(**values), CELL, values,
                         [*route.plan, stop_step(row[col])], answer=row[col],
                         check={"h1": h1, "cell": [heads[0], row[0], heads[col], row[col]]},
-                        where=where))
+                        where=where, start_url=route.start))
         del tasks[first + MAX_PER_PAGE:]
     return tasks
 
@@ -240,22 +260,30 @@ def deduplicate(tasks: list[SynthTask]) -> tuple[list[SynthTask], int]:
     return kept, len(tasks) - len(kept)
 
 
-def propose(graph: Graph) -> tuple[list[SynthTask], int, int]:
-    """(unique tasks, how many were proposed, how many were near-duplicates)."""
+def propose(graph: Graph, limit: int = MAX_TASKS) -> tuple[list[SynthTask], int, int]:
+    """(unique tasks, how many were proposed, how many were near-duplicates). At most
+    ``limit`` are kept, taken in turn from each kind of task so that a page with many
+    questions does not crowd out the rest (each costs a proof)."""
     found, facts = routes(graph), _facts(graph)
     tasks = _open_tasks(graph, found, facts) + _question_tasks(graph, found, facts)
     unique, dups = deduplicate(tasks)
-    return unique, len(tasks), dups
+    kinds: dict[str, list[SynthTask]] = {}
+    for task in unique:
+        kinds.setdefault(task.kind, []).append(task)
+    taken = [t for group in zip_longest(*kinds.values()) for t in group if t is not None]
+    return taken[:limit], len(tasks), dups
 
 
 def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
                             sandbox: Sandbox | None, *, cookies: list[dict[str, Any]] | None = None,
                             writer: Callable[[SynthTask], str | None] | None = None,
-                            say: Callable[[str], None] = print) -> SynthReport:
+                            say: Callable[[str], None] = print,
+                            limit: int = MAX_TASKS) -> SynthReport:
     """Propose, de-duplicate, prove each task on a fresh start, and save the kept ones
     (tasks.json in WebArena's format, tasks.oracle.yaml with their plans)."""
-    unique, proposed, dups = propose(state.graph)
-    report = SynthReport(proposed=proposed, duplicates=dups)
+    unique, proposed, dups = propose(state.graph, limit)
+    report = SynthReport(proposed=proposed, duplicates=dups,
+                         over=proposed - dups - len(unique))
     base = fresh_start(env, sandbox)
 
     def fresh() -> None:

@@ -46,6 +46,7 @@ class Proof:
 class SynthReport:
     proposed: int = 0
     duplicates: int = 0
+    over: int = 0  # beyond the most that are proved
     failed: int = 0
     kept: int = 0
     proofs: list[Proof] = field(default_factory=list)
