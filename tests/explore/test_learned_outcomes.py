@@ -8,6 +8,7 @@ from colorbrowser.explore.judger import judge
 from colorbrowser.explore.learned import Outcomes
 from colorbrowser.explore.outcome import Outcome
 from colorbrowser.explore.predict import rule_predict
+from colorbrowser.explore.urls import url_template
 from colorbrowser.steps import Target
 
 TOPIC = "http://h/topic/5/cast-iron/"
@@ -25,11 +26,13 @@ def went(url: str, **kw) -> Outcome:
 
 def predicted(outcomes: Outcomes, cand: Candidate, page: str):
     rule = rule_predict(cand, page)
-    return outcomes.adjust(Outcomes.key(cand, rule, page), rule, page)
+    here = url_template(page)
+    return outcomes.adjust(Outcomes.key(cand, rule, here), rule, here)
 
 
 def seen_once(outcomes: Outcomes, cand: Candidate, page: str, out: Outcome) -> None:
-    outcomes.observe(Outcomes.key(cand, rule_predict(cand, page), page), out, page)
+    here = url_template(page)
+    outcomes.observe(Outcomes.key(cand, rule_predict(cand, page), here), out, here)
 
 
 def test_members_links_that_end_on_the_login_form_are_predicted_to_after_two():

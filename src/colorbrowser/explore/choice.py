@@ -17,6 +17,7 @@ class Option:
     pred: Prediction
     uncertainty: float
     novelty: float
+    learn_key: str = ""  # what learned.Outcomes counts its outcome under
 
     @property
     def score(self) -> float:

@@ -45,27 +45,27 @@ class Outcomes:
         self.seen: dict[str, Seen] = {}
 
     @staticmethod
-    def key(cand: Candidate, rule: Prediction, page_url: str) -> str:
-        """Actions of one kind, on one kind of page, aimed at one kind of page; one that
-        should stay put, by its name ("Sort by" on a category page). The page it is
-        taken on counts: a category's badge inside a topic's row may open the topic
-        while the same link in a breadcrumb opens the category."""
-        here = url_template(page_url)
+    def key(cand: Candidate, rule: Prediction, here: str) -> str:
+        """Actions of one kind, on one kind of page (``here``, its URL template), aimed
+        at one kind of page; one that should stay put, by its name ("Sort by" on a
+        category page). The page it is taken on counts: a category's badge inside a
+        topic's row may open the topic while the same link in a breadcrumb opens the
+        category."""
         if rule.navigates:
             return f"{cand.kind}|{here}|{rule.template}"
         return f"{cand.kind}|{here}|{cand.target.name[:60]}"
 
-    def observe(self, key: str, out: Outcome, page_url: str) -> None:
+    def observe(self, key: str, out: Outcome, here: str) -> None:
         if out.error:
             return
         seen = self.seen.setdefault(key, Seen())
         seen.tries += 1
         seen.wrote += bool(out.db)
         moved = out.navigated or out.new_tab
-        dest = _destination(moved, url_template(out.url), url_template(page_url))
+        dest = _destination(moved, url_template(out.url), here)
         seen.landed[dest] = seen.landed.get(dest, 0) + 1
 
-    def adjust(self, key: str, rule: Prediction, page_url: str) -> Prediction:
+    def adjust(self, key: str, rule: Prediction, here: str) -> Prediction:
         """The rules' prediction, corrected by what this kind of action did before."""
         seen = self.seen.get(key)
         if rule.abstained or seen is None or seen.tries < MIN_TRIES:
@@ -75,7 +75,6 @@ class Outcomes:
         if seen.wrote / seen.tries >= MAJORITY:
             pred.writes = True
             notes.append(f"wrote rows {seen.wrote} of {seen.tries} times")
-        here = url_template(page_url)
         dest, times = max(seen.landed.items(), key=lambda kv: (kv[1], kv[0]))
         if times / seen.tries >= MAJORITY and dest != _destination(
                 rule.navigates, rule.template, here):

@@ -9,16 +9,14 @@ and writes the step to ``steps.jsonl`` and the whole state to ``explore.json``.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import random
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import httpx
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
@@ -256,6 +254,7 @@ class Explorer:
         cands: dict[str, Candidate] = {}
         seen: set[str] = set()
         policy = self.env.session.policy
+        page_kind = url_template(obs.url)
         for cand in candidates(obs, facts, pick=node.visits,
                                allowed=lambda url: policy.refuse_target(url) is None):
             if cand.signature in seen:
@@ -263,25 +262,26 @@ class Explorer:
             seen.add(cand.signature)
             cands[cand.signature] = cand
             rule = rule_predict(cand, obs.url)
-            pred = self.outcomes.adjust(Outcomes.key(cand, rule, obs.url), rule, obs.url)
+            learn_key = Outcomes.key(cand, rule, page_kind)
+            pred = self.outcomes.adjust(learn_key, rule, page_kind)
             u = self.uncertainty.of(node.key, cand, pred)
             if pred.navigates and (pred.template is None or pred.template not in graph.templates):
                 u = 1 - (1 - u) * UNSEEN_DEST
             tries = self.state.tries.get(f"{node.key}|{cand.signature}", 0)
-            opts.append(Option(cand, pred, u, self._yield(cand, pred) / (1 + tries)))
+            opts.append(Option(cand, pred, u, self._yield(cand, pred) / (1 + tries), learn_key))
         allowed = [o for o in opts if not o.cand.writes or self.sandbox is not None]
         node.candidates = len(opts)
         node.skipped = sorted({o.cand.signature for o in opts if o not in allowed})
-        node.predictable = sorted({o.cand.signature for o in allowed
-                                   if o.uncertainty < PREDICTABLE and o.cand.signature
-                                   not in node.tried})
-        closed = set(node.tried) | set(node.predictable)
+        tried = set(node.tried)
+        checkable = [o for o in allowed
+                     if o.uncertainty < PREDICTABLE and o.cand.signature not in tried]
+        node.predictable = sorted({o.cand.signature for o in checkable})
+        closed = tried | set(node.predictable)
         open_opts = [o for o in allowed if o.cand.signature not in closed]
         node.open = [o.cand.signature for o in open_opts]
         node.best = max((o.score for o in open_opts), default=0.0)
         links = [c.facts["href"].split("#", 1)[0] for c in cands.values() if c.kind == "link"
                  and not c.writes]
-        checkable = [o for o in allowed if o.cand.signature in set(node.predictable)]
         here = Here(url=obs.url, key=key, node=node, options=open_opts, all_options=allowed,
                     checkable=checkable, links=links)
         return _Page(obs, facts, key, here, cands)
@@ -393,8 +393,7 @@ class Explorer:
             tally[1] += s.graph.node(key) is None
         out = self._outcome(page, cand, obs, key, result)
         verdict = judge(cand, pred, out)
-        rule = rule_predict(cand, page.obs.url)
-        self.outcomes.observe(Outcomes.key(cand, rule, page.obs.url), out, page.obs.url)
+        self.outcomes.observe(option.learn_key, out, url_template(page.obs.url))
         self._learn(node, cand, pred, verdict)
         if cand.writes:
             s.tally.writes_tried += 1
@@ -481,17 +480,14 @@ def _yield_keys(cand: Candidate, pred: Prediction) -> list[str]:
     return keys
 
 
-def _site_answers(url: str, timeout: float = 5.0) -> bool:
+def _site_answers(url: str) -> bool:
     """Whether anything answers at ``url`` with HTTP, whatever the status: a browser
     error page is then one dead link, not the whole site gone."""
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
-        with opener.open(url, timeout=timeout):
-            return True
-    except urllib.error.HTTPError:
-        return True
-    except (OSError, http.client.HTTPException, ValueError):
+        httpx.get(url, timeout=5.0, trust_env=False)
+    except httpx.HTTPError:
         return False
+    return True
 
 
 def _json_rng(state: tuple[Any, ...]) -> list[Any]:
