@@ -187,6 +187,10 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
                 proofs = reprove(r["folder"], env, box)
                 proofs_ok += sum(p.ok for p in proofs)
                 proofs_all += len(proofs)
+                for p in proofs:
+                    if not p.ok:  # named, so a failed proof can be looked into
+                        say(f"reproof failed: {r['folder'].name} {p.task_id}: path {p.path:g}, "
+                            f"nothing {p.nothing:g}, start {p.start:g} {p.error}".rstrip())
     # more states in the first 100 actions, or as many reached in fewer actions
     return {"text": "\n".join(lines),
             "ahead_states": all(sooner["ours"] > sooner[s] for s in others),
