@@ -77,6 +77,7 @@ class _Page:
     key: str
     here: Here
     cands: dict[str, Candidate] = field(default_factory=dict)
+    kind: str = ""  # its URL template, what learned outcomes are counted on
 
 
 class Explorer:
@@ -284,7 +285,7 @@ class Explorer:
                  and not c.writes]
         here = Here(url=obs.url, key=key, node=node, options=open_opts, all_options=allowed,
                     checkable=checkable, links=links)
-        return _Page(obs, facts, key, here, cands)
+        return _Page(obs, facts, key, here, cands, page_kind)
 
     def _yield(self, cand: Candidate, pred: Prediction) -> float:
         """How often this action, from any page, reached a state not seen before (with
@@ -393,7 +394,7 @@ class Explorer:
             tally[1] += s.graph.node(key) is None
         out = self._outcome(page, cand, obs, key, result)
         verdict = judge(cand, pred, out)
-        self.outcomes.observe(option.learn_key, out, url_template(page.obs.url))
+        self.outcomes.observe(option.learn_key, out, page.kind)
         self._learn(node, cand, pred, verdict)
         if cand.writes:
             s.tally.writes_tried += 1
