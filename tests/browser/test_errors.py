@@ -82,6 +82,13 @@ def test_element_removed_since_the_observation(env, page_url):
     env.page.evaluate("document.getElementById('target').remove()")
     result = env.step(f"click('{find(obs, 'Target').bid}')")
     assert not result.ok and "is no longer on the page" in result.error
+    assert result.info.get("stale") is True  # nothing was done: the target may be looked up again
+
+
+def test_an_id_never_observed_is_a_mistake_not_a_stale_element(env, page_url):
+    env.reset(page_url("dynamic.html"))
+    result = env.step("click('9999')")
+    assert not result.ok and "stale" not in result.info
 
 
 def test_fill_on_a_button_explains_what_fill_is_for(env, page_url):

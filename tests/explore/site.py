@@ -6,6 +6,7 @@ named action, as Trac's have), and a link and an image on another host."""
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -52,6 +53,7 @@ class CountingSite:
     requests: list[tuple[str, str]] = field(default_factory=list)
     redirects: dict[str, str] = field(default_factory=dict)  # path prefix -> where to
     down: bool = False  # hang up on every request, as a server that has gone away
+    slow: dict[str, float] = field(default_factory=dict)  # path -> seconds before it answers
 
     def __post_init__(self) -> None:
         site = self
@@ -63,6 +65,7 @@ class CountingSite:
                     return
                 path = self.path.split("?", 1)[0]
                 site.requests.append((self.command, path))
+                time.sleep(site.slow.get(path, 0.0))
                 to = next((t for p, t in site.redirects.items() if path.startswith(p)), None)
                 if to is not None:
                     self.send_response(302)

@@ -15,7 +15,7 @@ from playwright.sync_api import FrameLocator, Locator, Page
 
 from colorbrowser.actions import format_action, parse_action, spec_for
 from colorbrowser.browser import navigate
-from colorbrowser.browser.messages import ActionFailed, StepContext, explain
+from colorbrowser.browser.messages import ActionFailed, StaleElement, StepContext, explain
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
@@ -65,7 +65,7 @@ def _locate(ctx: StepContext, bid: str) -> tuple[Locator, ElementInfo | None]:
     except PlaywrightError:
         present = False
     if not present:
-        raise ActionFailed(f"element '{bid}' is no longer on the page (it was removed or the page "
+        raise StaleElement(f"element '{bid}' is no longer on the page (it was removed or the page "
                     "changed); use an id from the current observation")
     return loc, info
 
@@ -271,6 +271,8 @@ def _execute(session: BrowserSession, action: Action, last_obs: Observation | No
         result = _HANDLERS[name](ctx, *args)
     except ActionFailed as exc:
         result = ActionResult.failure(str(exc), action=name)
+        if isinstance(exc, StaleElement):
+            result.info["stale"] = True
     except PlaywrightError as exc:
         if page.is_closed() or "crash" in str(exc).lower():
             session.mark_broken(page)

@@ -56,6 +56,11 @@ class ActionFailed(Exception):
     """Raised by handlers for a failure that has its message ready."""
 
 
+class StaleElement(ActionFailed):
+    """The element was observed but is gone when acted on: the page re-rendered it,
+    so nothing was done and the same target may be looked up again."""
+
+
 def normalize_url(url: str) -> str:
     text = url.strip()
     if not text or any(c.isspace() for c in text):

@@ -10,6 +10,7 @@ The same function re-proves a saved task file in a separate run (the benchmark's
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,16 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from playwright.sync_api import Error as PlaywrightError
 
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
-from colorbrowser.evaluation.oracle import OracleMiss, parse_plan
+from colorbrowser.evaluation.oracle import OracleMiss, Step, parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.explore.pagefacts import PageFacts, read_facts
 from colorbrowser.explore.sandbox import Sandbox
+from colorbrowser.types import ActionResult, Observation
 
 TASKS_FILE = "tasks.json"
 PLANS_FILE = "tasks.oracle.yaml"
+SETTLE_WAIT_MS = 3000  # at most, per wait: a page that keeps fetching is taken as it is
 
 
 @dataclass
@@ -91,6 +95,25 @@ class Prover:
         self.fresh()
         return self.env.reset(start_url).url
 
+    def _settled(self) -> Observation:
+        """The page once its scripts are done with it. A wiki's scripts re-render its
+        forms after the load event; a step taken before that can act on an element
+        that is about to be replaced, and a proof must not depend on how busy the
+        machine is."""
+        page = self.env.page
+        for state in ("load", "networkidle"):
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_load_state(state, timeout=SETTLE_WAIT_MS)  # type: ignore[arg-type]
+        return self.env.observe()
+
+    def _act(self, step: Step) -> ActionResult:
+        """One plan step on the settled page; looked up once more when its element was
+        replaced between the observation and the action (nothing was done then)."""
+        result = self.env.step(step.action_text(self._settled()))
+        if not result.ok and result.info.get("stale"):
+            result = self.env.step(step.action_text(self._settled()))
+        return result
+
     def prove(self, task: dict[str, Any], plan_data: list[Any]) -> Proof:
         proof = Proof(task["task_id"])
         start_url = task["start_url"]
@@ -106,14 +129,16 @@ class Prover:
                 if step.action == "stop":
                     answer = str(step.args[0]) if step.args else ""
                     break
-                result = self.env.step(step.action_text(self.env.observe()))
+                result = self._act(step)
                 if not result.ok:
                     raise OracleMiss(result.error or "a step failed")
-            final = self.env.observe()
+            final = self._settled()
             check = (task.get("synthesised") or {}).get("check") or {}
             if check and not _shows(check, read_facts(self.env.page)):
                 proof.error = "the page reached no longer shows the answer"
             proof.path = score(task, final.url, answer)
+            if proof.path < 1.0 and not proof.error:
+                proof.error = f"the path ended on {final.url}"
         except (OracleMiss, ValueError) as exc:
             proof.error = str(exc)[:200]
         return proof
