@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from colorbrowser.errors import UserError
 from colorbrowser.explore.baselines import STRATEGIES
+from colorbrowser.explore.synth import MAX_TASKS
 from colorbrowser.run.flags import model_flags, model_options
 
 
@@ -58,7 +59,7 @@ def _hosts(text: str | None, start: str) -> list[str]:
               show_default=True)
 @click.option("--tasks/--no-tasks", default=True, show_default=True,
               help="Synthesise and validate tasks at the end.")
-@click.option("--max-tasks", type=click.IntRange(min=0), default=60, show_default=True,
+@click.option("--max-tasks", type=click.IntRange(min=0), default=MAX_TASKS, show_default=True,
               help="Tasks proved at most, taken in turn from each kind (each proof takes "
                    "a few seconds).")
 @click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
