@@ -23,7 +23,8 @@ reached in fewer actions); route coverage (URL templates reached, as a
 share of every template any method reached on that app over all seeds: the app's known
 routes); Predictor accuracy per check and its abstain rate (ours); tasks kept after
 de-duplication and proof, and the share proposed that passed (ours); backtracking cost
-per hop by method (actions, seconds). Then every kept task is proved again in a separate
+by method (actions, seconds), per hop and per new state found after its hops before
+the next. Then every kept task is proved again in a separate
 browser on a fresh reset (``reproved``). Arena apps run on their own instance (default
 7) so a person's arena on instance 0 is left alone. The last line is the summary:
 ``explore: apps N, ahead_on_states K/N, ahead_on_routes K/N, tasks_kept T, reproved P%``.
@@ -47,6 +48,7 @@ from pathlib import Path
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import UserError
+from colorbrowser.explore.backtrack import HopYield, hop_yields
 from colorbrowser.explore.baselines import SEEDLESS, STRATEGIES
 from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
@@ -90,10 +92,7 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
         explore(request, say=lambda _: None)
         state = load_state(folder)
     templates = {n.template.split("#")[0] for n in state.graph.nodes.values()}
-    hops = defaultdict(list)
-    for hop in state.hops:
-        if hop["ok"]:
-            hops[hop["method"]].append((hop["actions"], hop["seconds"]))
+    hops = hop_yields(state.hops, state.new_state_at)
     kept = {t["intent"] for t in load_tasks(folder)[0]} if strategy == "ours" else set()
     tried = 0  # tasks proved after de-duplication: kept ones and failed ones
     if strategy == "ours":
@@ -138,7 +137,7 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             say(f"{' and '.join(SEEDLESS)} draw no random numbers: one run each, "
                 "as every seed would repeat it.\n")
         say("| method | states in first 100 actions | states at budget | route coverage "
-            "| backtracking (actions / s per hop) |")
+            "| backtracking: actions / s per hop, and per new state found after it |")
         say("| --- | --- | --- | --- | --- |")
         per100, cover, sooner = {}, {}, {}
         for strategy, rs in runs.items():
@@ -147,13 +146,11 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             last = statistics.mean(r["last"] for r in rs)
             sooner[strategy] = (per100[strategy], -last)
             cover[strategy] = statistics.mean(len(r["routes"]) / max(len(known), 1) for r in rs)
-            hops = defaultdict(list)
+            hops: dict[str, HopYield] = defaultdict(HopYield)
             for r in rs:
-                for method, pairs in r["hops"].items():
-                    hops[method] += pairs
-            cost = ", ".join(f"{m} {statistics.mean(a for a, _ in p):.1f} / "
-                             f"{statistics.mean(s for _, s in p):.2f}"
-                             for m, p in sorted(hops.items())) or "-"
+                for method, got in r["hops"].items():
+                    hops[method].add(got)
+            cost = "; ".join(_hop_cost(m, y) for m, y in sorted(hops.items())) or "-"
             say(f"| {strategy} | {per100[strategy]:.1f} | {states:.1f} (last new at "
                 f"{last:.0f}) | {cover[strategy]:.0%} | {cost} |")
         others = [s for s in runs if s != "ours"]
@@ -196,6 +193,13 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             "ahead_states": all(sooner["ours"] > sooner[s] for s in others),
             "ahead_routes": all(cover["ours"] >= cover[s] for s in others),
             "kept": kept, "proofs_ok": proofs_ok, "proofs_all": proofs_all}
+
+
+def _hop_cost(method: str, got: HopYield) -> str:
+    per_state = (f"{got.actions / got.new_states:.1f} / {got.seconds / got.new_states:.2f}"
+                 if got.new_states else "no new state")
+    return (f"{method} {got.actions / got.hops:.1f} / {got.seconds / got.hops:.2f}, "
+            f"{per_state}")
 
 
 def measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,

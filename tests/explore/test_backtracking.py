@@ -7,6 +7,7 @@ import pytest
 
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
+from colorbrowser.explore.backtrack import hop_yields
 from colorbrowser.explore.loop import ExploreConfig, Explorer
 
 
@@ -34,6 +35,7 @@ def test_a_record_page_is_reached_again_by_its_address_in_one_action(explored):
     hop = explored.state.hops[-1]
     assert hop["ok"] and hop["method"] == "url" and hop["actions"] == 1
     assert explored.state.used == used + 1 and explored.page.key == item.key
+    assert hop["at"] == used + 1  # when it ended, so the states found after it are its yield
     assert item.url_reproduces is True
 
 
@@ -63,3 +65,22 @@ def test_a_hop_the_budget_cannot_pay_for_is_not_started(explored):
     hops = len(explored.state.hops)
     assert explored._hop(panel.key) is False
     assert len(explored.state.hops) == hops
+
+
+def hop(method, at, actions=1, seconds=0.5, ok=True):
+    return {"method": method, "ok": ok, "actions": actions, "seconds": seconds, "at": at}
+
+
+def test_a_hop_is_credited_with_the_new_states_found_before_the_next_hop():
+    hops = [hop("url", 10), hop("replay", 20, actions=4, seconds=2.0), hop("url", 30)]
+    new_state_at = [3, 11, 12, 20, 25, 31]  # 3: before any hop; 20: during the replay
+    yields = hop_yields(hops, new_state_at)
+    assert (yields["url"].hops, yields["url"].actions, yields["url"].new_states) == (2, 2, 4)
+    assert (yields["replay"].actions, yields["replay"].seconds, yields["replay"].new_states) \
+        == (4, 2.0, 1)
+
+
+def test_a_failed_hop_is_no_way_back_and_hops_saved_without_their_time_are_left_out():
+    hops = [hop("url", 10, ok=False), {"method": "snapshot", "ok": True, "actions": 1,
+                                       "seconds": 0.2}]
+    assert hop_yields(hops, [11, 12]) == {}

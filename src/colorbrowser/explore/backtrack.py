@@ -32,9 +32,41 @@ class Hop:
     seconds: float
     reached: str = ""
     error: str = ""
+    at: int = -1  # actions used when the hop ended: new states after it are its yield
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass
+class HopYield:
+    """What one way of backtracking cost, against the new states found after its hops
+    (until the next hop): a cheap hop to a spent node is no bargain."""
+
+    hops: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    new_states: int = 0
+
+    def add(self, other: HopYield) -> None:
+        self.hops += other.hops
+        self.actions += other.actions
+        self.seconds += other.seconds
+        self.new_states += other.new_states
+
+
+def hop_yields(hops: list[dict[str, Any]], new_state_at: list[int]) -> dict[str, HopYield]:
+    """Per method, from a run's saved hops (those that reached their node) and the action
+    counts at which new states were found. Hops saved before ``at`` was kept are left out."""
+    timed = sorted((h for h in hops if h.get("at", -1) >= 0), key=lambda h: h["at"])
+    yields: dict[str, HopYield] = {}
+    for i, hop in enumerate(timed):
+        until = timed[i + 1]["at"] if i + 1 < len(timed) else float("inf")
+        found = sum(1 for at in new_state_at if hop["at"] < at <= until)
+        if hop["ok"]:
+            yields.setdefault(hop["method"], HopYield()).add(
+                HopYield(1, hop["actions"], hop["seconds"], found))
+    return yields
 
 
 class Backtracker:

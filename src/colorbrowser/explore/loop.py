@@ -363,6 +363,7 @@ class Explorer:
         if s.used + cost > s.budget:
             return False
         hop: Hop = self.backtracker.go(node, self.config.backtrack, dirty=s.dirty)
+        hop.at = s.used
         s.hops.append(hop.to_json())
         if hop.ok:
             s.path, s.after_write = list(node.path), node.after_write
