@@ -16,6 +16,7 @@ from colorbrowser.explore.validate import Prover, fresh_start, load_tasks, repro
 from colorbrowser.hitl.asking import HelpAnswer
 from colorbrowser.hitl.review import review
 from colorbrowser.knowledge.store import KnowledgeBase
+from colorbrowser.llm.prompts import outside_fences
 
 from .conftest import run_explore
 
@@ -68,7 +69,9 @@ def test_dataset_has_one_chat_line_per_step_with_outcome_and_screenshot(shop_run
     assert len(lines) == len(steps)
     first = lines[0]
     assert [m["role"] for m in first["messages"]] == ["system", "user", "assistant"]
-    assert "[" in first["messages"][1]["content"]  # the axtree text with bids
+    page = first["messages"][1]["content"]
+    assert "[" in page  # the axtree text with bids
+    assert "URL:" not in outside_fences(page)  # the page is fenced as untrusted data
     assert first["messages"][2]["content"] == first["action"]
     assert {"ok", "url"} <= set(first["outcome"])
     assert all((out / line["screenshot"]).is_file() for line in lines if line["screenshot"])

@@ -1,6 +1,7 @@
 """The training set: one JSONL line per step, in the chat format common fine-tuning
 tools read (OpenAI-style ``messages``), with the outcome and the screenshot path
-beside it. The page text stays in the user turn; the action is the assistant turn."""
+beside it. The page text is fenced in the user turn as the agent's prompts fence it;
+the action is the assistant turn."""
 
 from __future__ import annotations
 
@@ -9,21 +10,23 @@ from pathlib import Path
 from typing import Any
 
 from colorbrowser.agent.trajectory import read_steps
+from colorbrowser.llm.prompts import render
 
-SYSTEM = ("You are a web agent exploring a site. Given the page, choose one action from the "
-          "action table (click, fill, select_option, check, goto, ...).")
+TEMPLATES = Path(__file__).parent / "templates"
 
 
 def lines(folder: Path) -> list[dict[str, Any]]:
     out = []
+    system = render("dataset_system.j2", [TEMPLATES])
     for step in read_steps(folder):
         if not step.get("action") or not step.get("observation"):
             continue
         result = step.get("result") or {}
         info = result.get("info") or {}
         out.append({
-            "messages": [{"role": "system", "content": SYSTEM},
-                         {"role": "user", "content": step["observation"]},
+            "messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": render(
+                             "dataset_user.j2", [TEMPLATES], observation=step["observation"])},
                          {"role": "assistant", "content": step["action"]}],
             "step": step.get("step"),
             "action": step["action"],
