@@ -19,10 +19,12 @@ key, per app and seed.
 Columns: distinct states per 100 actions (reached within the first 100 actions; an
 explorer that has explored everything stops early, so a plain ratio would punish it)
 and at the end of the budget (ours counts as ahead with more states, or as many
-reached in fewer actions); route coverage (URL templates reached, as a
+reached in fewer actions); distinct addresses at the end (Go-Browse's exact-URL key,
+beside our state key); route coverage (URL templates reached, as a
 share of every template any method reached on that app over all seeds: the app's known
 routes); Predictor accuracy per check and its abstain rate (ours); tasks kept after
-de-duplication and proof, and the share proposed that passed (ours); backtracking cost
+de-duplication and proof, the share proposed that passed, and the kept ones by kind
+(ours); safety (requests off the allowlist, writes guarded, tried and undone); backtracking cost
 by method (actions, seconds), per hop and per new state found after its hops before
 the next. Then every kept task is proved again in a separate
 browser on a fresh reset (``reproved``). Arena apps run on their own instance (default
@@ -35,13 +37,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import signal
 import statistics
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -93,7 +96,9 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
         state = load_state(folder)
     templates = {n.template.split("#")[0] for n in state.graph.nodes.values()}
     hops = hop_yields(state.hops, state.new_state_at)
-    kept = {t["intent"] for t in load_tasks(folder)[0]} if strategy == "ours" else set()
+    kept_tasks = load_tasks(folder)[0] if strategy == "ours" else []
+    kept = {t["intent"] for t in kept_tasks}
+    kinds = {t["intent"]: t["synthesised"]["kind"] for t in kept_tasks}
     tried = 0  # tasks proved after de-duplication: kept ones and failed ones
     if strategy == "ours":
         tried = len(load_tasks(folder)[0]) + len(
@@ -101,8 +106,9 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
     early = sum(1 for at in state.new_state_at if at <= 100)
     last = max(state.new_state_at, default=0)
     return {"states": len(state.graph.nodes), "early": early, "last": last,
-            "used": max(state.used, 1), "routes": templates,
-            "tally": state.tally, "hops": hops, "kept": kept, "folder": folder,
+            "used": max(state.used, 1), "routes": templates, "urls": len(state.urls),
+            "tally": state.tally, "hops": hops, "kept": kept, "kinds": kinds, "folder": folder,
+            "off_list": len(state.off_list), "blocked": len(state.blocked),
             "passed": len(load_tasks(folder)[0]) if strategy == "ours" else 0, "tried": tried}
 
 
@@ -136,9 +142,10 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
         if seeds > 1:
             say(f"{' and '.join(SEEDLESS)} draw no random numbers: one run each, "
                 "as every seed would repeat it.\n")
-        say("| method | states in first 100 actions | states at budget | route coverage "
-            "| backtracking: actions / s per hop, and per new state found after it |")
-        say("| --- | --- | --- | --- | --- |")
+        say("| method | states in first 100 actions | states at budget | addresses at budget "
+            "| route coverage | backtracking: actions / s per hop, and per new state found "
+            "after it |")
+        say("| --- | --- | --- | --- | --- | --- |")
         per100, cover, sooner = {}, {}, {}
         for strategy, rs in runs.items():
             per100[strategy] = statistics.mean(r["early"] for r in rs)
@@ -151,8 +158,9 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
                 for method, got in r["hops"].items():
                     hops[method].add(got)
             cost = "; ".join(_hop_cost(m, y) for m, y in sorted(hops.items())) or "-"
+            urls = statistics.mean(r["urls"] for r in rs)
             say(f"| {strategy} | {per100[strategy]:.1f} | {states:.1f} (last new at "
-                f"{last:.0f}) | {cover[strategy]:.0%} | {cost} |")
+                f"{last:.0f}) | {urls:.1f} | {cover[strategy]:.0%} | {cost} |")
         others = [s for s in runs if s != "ours"]
         checks: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         predictions = abstained = 0
@@ -174,6 +182,21 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             f"of {predictions}; reads writing rows foreseen {db_right} of {db_all}; tasks kept "
             f"{kept}; passed validation after de-duplication "
             f"{passed}/{tried} ({passed / max(tried, 1):.0%})")
+        kinds: dict[str, str] = {}
+        for r in runs["ours"]:
+            kinds.update(r["kinds"])
+        by_kind = ", ".join(f"{k} {n}" for k, n in sorted(Counter(kinds.values()).items()))
+        asked = sum(1 for k in kinds.values() if k == "question")
+        say(f"kept tasks by kind: {by_kind or 'none'}; checked by string_match rather than "
+            f"the address alone: {asked / max(len(kinds), 1):.0%}")
+        every = [r for rs in runs.values() for r in rs]
+        writes = [r["tally"] for r in runs["ours"]]
+        say(f"safety, over all {len(every)} runs: requests to hosts off the allowlist blocked "
+            f"{sum(r['off_list'] for r in every)} (none sent), non-GET requests stopped by "
+            f"the write guard {sum(r['blocked'] for r in every)}; ours tried "
+            f"{sum(t.writes_tried for t in writes)} writes (undone by "
+            f"{sum(t.restores for t in writes)} restores) and skipped "
+            f"{sum(t.writes_skipped for t in writes)}")
         settings = BrowserSettings(allow_hosts=["127.0.0.1"])
         proofs_ok = proofs_all = 0
         with BrowserEnv(settings) as env:
@@ -271,11 +294,14 @@ def main() -> None:
             print(result["text"])
             results.append(result)
     proofs_all = sum(r["proofs_all"] for r in results)
-    reproved = 100 * sum(r["proofs_ok"] for r in results) / proofs_all if proofs_all else 0
+    proofs_ok = sum(r["proofs_ok"] for r in results)
+    # never rounded up to 100: one failure in a thousand reads 99.9
+    reproved = "100" if proofs_all and proofs_ok == proofs_all else \
+        f"{math.floor(1000 * proofs_ok / max(proofs_all, 1)) / 10:.1f}"
     print(f"\nexplore: apps {len(results)}, "
           f"ahead_on_states {sum(r['ahead_states'] for r in results)}/{len(results)}, "
           f"ahead_on_routes {sum(r['ahead_routes'] for r in results)}/{len(results)}, "
-          f"tasks_kept {sum(r['kept'] for r in results)}, reproved {reproved:.0f}%")
+          f"tasks_kept {sum(r['kept'] for r in results)}, reproved {reproved}%")
 
 
 if __name__ == "__main__":
