@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import math
 import multiprocessing
@@ -112,8 +113,49 @@ def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: 
             "passed": len(load_tasks(folder)[0]) if strategy == "ours" else 0, "tried": tried}
 
 
+SECTION_FILE = "section.json"
+SECTION_VERSION = "1"  # raise it when a section's text or tallies change
+
+
+def _runs_key(app: str, seeds: int, budget: int, work: Path) -> str | None:
+    """A fingerprint of every run the app's section reads, or None while one of them is
+    unfinished: a finished app's section (reproof included) is kept and read back when
+    the measurement is resumed or printed again."""
+    digest = hashlib.sha256(SECTION_VERSION.encode())
+    for seed in range(seeds):
+        for strategy in STRATEGIES:
+            if seed and strategy in SEEDLESS:
+                continue
+            folder = work / app / f"{strategy}-{seed}-b{budget}"
+            names = ["graph.json"] + ([TASKS_FILE] if strategy == "ours" else [])
+            for name in names:
+                if not (folder / name).exists():
+                    return None
+                digest.update(folder.name.encode() + (folder / name).read_bytes())
+    return digest.hexdigest()
+
+
 def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             finished_only: bool = False, methods: tuple[str, ...] = STRATEGIES) -> dict | None:
+    """The app's section, measured once every run on it has finished; kept in
+    ``work/app/section.json`` and read back while those runs are unchanged (delete it
+    to prove the tasks again)."""
+    key = _runs_key(app, seeds, budget, work)
+    kept_section = work / app / SECTION_FILE
+    if key and kept_section.exists():
+        with contextlib.suppress(ValueError, KeyError):
+            section = json.loads(kept_section.read_text("utf-8"))
+            if section["key"] == key:
+                return section["result"]
+    result = _measure_app(app, seeds, budget, instance, work, finished_only, methods)
+    key = _runs_key(app, seeds, budget, work)
+    if result is not None and key:
+        kept_section.write_text(json.dumps({"key": key, "result": result}), "utf-8")
+    return result
+
+
+def _measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,
+                 finished_only: bool, methods: tuple[str, ...]) -> dict | None:
     """Every method and seed on one app; the printed section and the app's tallies.
     Only ``methods`` are run; the others' finished runs are read. None when some method
     has no finished run on it yet."""
