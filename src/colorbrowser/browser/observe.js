@@ -7,8 +7,9 @@
 // Node rows: [bid, role, name, parent, flags, states, x, y, w, h, frame, tag]
 //   bid ''  + role 'text' = a run of visible text (name holds the text)
 //   flags: 1 interactive, 2 drawn (has a box, not transparent), 4 covered by another element
-// Result: {doc, url, title, focused, nodes, frames, xframes, pending}
+// Result: {doc, url, title, focused, nodes, frames, xframes, pending, parsing}
 //   pending: same-origin frames caught between documents (the caller waits, walks again)
+//   parsing: the document's HTML is still being parsed (the caller waits, walks again)
 (opts) => {
   const MAX_NAME = opts.maxName || 150;
   const PREFIX = opts.prefix || '';
@@ -254,5 +255,6 @@
   return JSON.stringify({
     doc: st.doc, url: location.href, title: document.title, focused,
     nodes, frames: frameRows.map((p, i) => [p, frameBids[i]]), xframes, pending: pendingFrames,
+    parsing: document.readyState === 'loading',
   });
 }

@@ -32,6 +32,7 @@ from colorbrowser.utf8 import utf8_safe_tree
 
 MAX_FRAME_DEPTH = 4
 PENDING_FRAME_MS = 2000
+PARSE_WAIT_MS = 3000
 _MARK = re.compile(r"^( *)\*\[", re.M)
 _DOC_ATTR = "_colorbrowser_doc"
 
@@ -104,6 +105,13 @@ def scan_page(page: Page, *, offscreen: bool = True, max_name: int = 150) -> Pag
     vp = page.viewport_size or {"width": 1280, "height": 720}
     base = {"offscreen": offscreen, "maxName": max_name, "vw": vp["width"], "vh": vp["height"]}
     raw = _walk(page, base)
+    if raw.get("parsing"):
+        # Half a document is a page that never exists for a person: its scripts have
+        # not run. Wait for the parser (bounded: a stalled stream is read as it is).
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function("document.readyState !== 'loading'",
+                                   timeout=PARSE_WAIT_MS, polling=50)
+        raw = _walk(page, base)
     if raw.get("pending"):
         # A same-origin frame between two documents would otherwise be read from
         # outside, with bids that change once it is readable from its parent.
