@@ -17,38 +17,30 @@ TAIL = ("<script>document.title = 'Rendered';"
         "</script>")
 
 
-def half_then_rest(req) -> None:
-    """The first half of the markup at once, the script that renders the page later."""
-    req.send_response(200)
-    req.send_header("Content-Type", "text/html; charset=utf-8")
-    req.end_headers()
-    req.wfile.write(HEAD.encode() + b" " * 2048)
-    req.wfile.flush()
-    time.sleep(1.0)
-    req.wfile.write(TAIL.encode())
+def streamed(pause: float):
+    """A route that sends the first half of the markup at once and, ``pause`` seconds
+    later, the script that renders the page."""
+    def send(req) -> None:
+        req.send_response(200)
+        req.send_header("Content-Type", "text/html; charset=utf-8")
+        req.end_headers()
+        req.wfile.write(HEAD.encode() + b" " * 2048)
+        req.wfile.flush()
+        time.sleep(pause)
+        req.wfile.write(TAIL.encode())
+    return send
 
 
 def test_a_page_still_being_parsed_is_observed_once_parsed(env, tmp_path):
-    with serve_directory(tmp_path, routes={"/half.html": half_then_rest}) as url:
+    with serve_directory(tmp_path, routes={"/half.html": streamed(1.0)}) as url:
         env.page.goto(f"{url}/half.html", wait_until="commit")
         obs = env.observe()
         assert find(obs, "Late button", "button")
         assert obs.title == "Rendered"
 
 
-def stalls(req) -> None:
-    """The first half at once, the rest long after any wait would give up."""
-    req.send_response(200)
-    req.send_header("Content-Type", "text/html; charset=utf-8")
-    req.end_headers()
-    req.wfile.write(HEAD.encode() + b" " * 2048)
-    req.wfile.flush()
-    time.sleep(6.0)
-    req.wfile.write(TAIL.encode())
-
-
 def test_a_stream_that_stalls_is_read_as_far_as_it_got(env, tmp_path):
-    with serve_directory(tmp_path, routes={"/stall.html": stalls}) as url:
+    with serve_directory(tmp_path, routes={"/stall.html": streamed(6.0)}) as url:  # > PARSE_WAIT_MS
         env.page.goto(f"{url}/stall.html", wait_until="commit")
         obs = env.observe()
         assert find(obs, "Early heading")
