@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 
+from colorbrowser.evaluation.evaluators import url_match
 from colorbrowser.explore.graph import Edge, Graph, Node
 from colorbrowser.explore.synth import SynthTask, deduplicate, propose, routes
-from colorbrowser.explore.urls import page_address
+from colorbrowser.explore.urls import page_address, steady_url
 from colorbrowser.explore.validate import load_tasks
 
 from .conftest import run_explore
@@ -179,3 +180,26 @@ def test_line_numbers_are_not_labels_and_a_page_gets_a_few_questions():
                      + [{"label": f"Field {c}", "value": f"value {c}"} for c in "ABCDEF"])
     asked = [t for t in propose(g)[0] if t.kind == "question" and t.check["h1"] == "Kettle"]
     assert [t.check["label"] for t in asked] == ["Field A", "Field B", "Field C", "Field D"]
+
+
+def test_a_date_a_form_filled_in_is_no_part_of_the_address_a_task_checks():
+    """Trac's timeline form is prefilled with today's date: the same click ends on
+    another address tomorrow, and the task must still be true then."""
+    today = f"{H}/timeline?from=11%2F25%2F26&daysback=30&wiki=on&update=Update"
+    tomorrow = f"{H}/timeline?from=11%2F26%2F26&daysback=30&wiki=on&update=Update"
+    g = shop_graph()
+    g.edges.append(edge(20, (f"{H}/", "home"), (today, "timeline"), link("Timeline")))
+    g.pages[today] = {"h1": "Timeline", "title": "Timeline", "pairs": [], "tables": []}
+    task = next(t for t in propose(g)[0] if "Timeline" in t.intent and t.kind == "single")
+    assert "from=" not in task.reference_url and "daysback=30" in task.reference_url
+    assert url_match(task.reference_url, tomorrow).score == 1
+    assert url_match(task.reference_url, f"{H}/timeline?daysback=7&wiki=on").score == 0
+
+
+def test_dates_and_time_stamps_are_dropped_from_an_address_and_nothing_else_is():
+    assert steady_url("http://h/t?from=2026-11-25&x=1") == "http://h/t?x=1"
+    assert steady_url("http://h/t?from=2026-11-25T10%3A00%3A00Z") == "http://h/t"
+    assert steady_url("http://h/w?from=20261125103000&days=7") == "http://h/w?days=7"
+    assert steady_url("http://h/t?on=25.11.2026&id=20261") == "http://h/t?id=20261"
+    kept = "http://h/items?id=12345678&page=2&q=2026"
+    assert steady_url(kept) == kept

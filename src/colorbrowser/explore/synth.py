@@ -30,7 +30,7 @@ from colorbrowser.explore.graph import Graph, Node
 from colorbrowser.explore.plans import PlanStep, describe, stop_step
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
-from colorbrowser.explore.urls import page_address, same_page, url_template
+from colorbrowser.explore.urls import page_address, same_page, steady_url, url_template
 from colorbrowser.explore.validate import Prover, SynthReport, fresh_start, save_tasks
 
 MAX_PER_TEMPLATE = 3  # tasks that end on one kind of page, per kind of task
@@ -179,18 +179,18 @@ def _open_tasks(graph: Graph, found: dict[str, Route],
         if (not route.loads or route.loads[-1] != len(route.plan) - 1
                 or not route.labels[-1] or same_page(route.url, graph.start_url)):
             continue  # the last step must open the page, by a link or form with a name
-        where = url_template(route.url)
+        where, reference = url_template(route.url), steady_url(route.url)
         if len(route.loads) == 1:
             values = {"label": route.labels[-1]}
             tasks.append(SynthTask("single", SINGLE.format(**values), SINGLE, values,
-                                   list(route.plan), reference_url=route.url, where=where,
+                                   list(route.plan), reference_url=reference, where=where,
                                    start_url=route.start))
         else:
             via = route.via[-1]
             values = {"via": _page_name(facts.get(page_address(via)), via),
                       "label": route.labels[-1]}
             tasks.append(SynthTask("multi", MULTI.format(**values), MULTI, values,
-                                   list(route.plan), reference_url=route.url, where=where,
+                                   list(route.plan), reference_url=reference, where=where,
                                    start_url=route.start))
     return tasks
 

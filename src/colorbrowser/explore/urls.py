@@ -8,7 +8,7 @@ needs no history: a key computed today is the key computed after a resume.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 ID = "{id}"
 TITLE = "{title}"
@@ -19,6 +19,10 @@ KIND_KEYS = frozenset({"action", "mode", "view", "tab", "do", "op", "format", "t
 _DIGITS = re.compile(r"\d")
 _HEX = re.compile(r"^[0-9a-f]{8,}$|^[0-9a-f-]{32,36}$", re.I)
 _SPECIAL = re.compile(r"^(special|spezial):", re.I)
+# A calendar date or time stamp: 2026-11-25(T10:00), 11/25/26, 25.11.2026, or
+# MediaWiki's 20261125103000. A form prefilled with today's date puts one in the address.
+_DATED = re.compile(r"\d{4}-\d{1,2}-\d{1,2}([T ].*)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+                    r"|(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(\d{6})?")
 
 
 def _segment(seg: str, previous: str) -> str:
@@ -58,6 +62,18 @@ def url_template(url: str) -> str:
                                                               keep_blank_values=True)})
     host = parts.netloc.lower()
     return host + "/".join(out) + (("?" + "&".join(query)) if query else "")
+
+
+def steady_url(url: str) -> str:
+    """The address without query values that are dates: a timeline's filter form fills in
+    today's date, so the same click ends on another address tomorrow. A task checked
+    against the steady part is still true the next day."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, v) for k, v in pairs if not _DATED.fullmatch(v.strip())]
+    if len(kept) == len(pairs):
+        return url
+    return urlunsplit(parts._replace(query=urlencode(kept)))
 
 
 def same_page(a: str, b: str) -> bool:
