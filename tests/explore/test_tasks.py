@@ -9,9 +9,10 @@ import json
 
 from colorbrowser.evaluation.evaluators import url_match
 from colorbrowser.explore.graph import Edge, Graph, Node
+from colorbrowser.explore.pagefacts import PageFacts, Pair, lasting
 from colorbrowser.explore.synth import SynthTask, deduplicate, propose, routes
 from colorbrowser.explore.urls import page_address, steady_url
-from colorbrowser.explore.validate import load_tasks
+from colorbrowser.explore.validate import load_tasks, shows
 
 from .conftest import run_explore
 
@@ -203,3 +204,31 @@ def test_dates_and_time_stamps_are_dropped_from_an_address_and_nothing_else_is()
     assert steady_url("http://h/t?on=25.11.2026&id=20261") == "http://h/t?id=20261"
     kept = "http://h/items?id=12345678&page=2&q=2026"
     assert steady_url(kept) == kept
+
+
+def test_a_question_asks_only_for_what_stays_true_not_for_a_time_relative_to_today():
+    """Trac prints "09/05/23 09:00:00 (3 years ago)": the answer is the date, and a
+    value that is nothing but "about 2 hours ago" is asked about by no task."""
+    g = shop_graph()
+    g.pages[f"{H}/items/1"] = {"h1": "Kettle", "title": "Kettle", "tables": [], "pairs": [
+        {"label": "Timestamp", "value": "09/05/23 09:00:00 (3 years ago)"},
+        {"label": "Updated", "value": "about 2 hours ago"}]}
+    asked = {t.values["label"]: t for t in propose(g)[0]
+             if t.kind == "question" and t.values.get("page") == "Kettle"}
+    assert asked["Timestamp"].answer == "09/05/23 09:00:00"
+    assert asked["Timestamp"].plan[-1] == "stop('09/05/23 09:00:00')"
+    assert "Updated" not in asked
+
+
+def test_a_page_a_year_later_still_shows_what_the_question_quotes():
+    later = PageFacts(h1="Kettle", pairs=[Pair("Timestamp", "09/05/23 09:00:00 (4 years ago)")])
+    changed = PageFacts(h1="Kettle", pairs=[Pair("Timestamp", "09/06/23 10:00:00 (4 years ago)")])
+    check = {"h1": "Kettle", "label": "Timestamp", "value": "09/05/23 09:00:00"}
+    assert shows(check, later) and not shows(check, changed)
+
+
+def test_phrases_relative_to_today_are_cut_from_an_answer():
+    assert lasting("5 days late") is None and lasting("Yesterday") is None
+    assert lasting("Milestone 2, due in 3 weeks") == "Milestone 2"
+    assert lasting("Ships in 3 days") == "Ships in 3 days"  # no date of today in it
+    assert lasting("$24.00") == "$24.00"

@@ -5,6 +5,7 @@ questions are taken from, read by one ``evaluate`` of pagefacts.js."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -12,6 +13,25 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+
+_UNIT = r"(second|minute|hour|day|week|month|year)s?"
+# "(3 years ago)", "about 2 hours ago", "due in 3 weeks", "5 days late", "yesterday":
+# true today, false some day later
+_RELATIVE = re.compile(
+    rf"\(?\s*\b((about|over|almost|less than|more than)\s+)?"
+    rf"((\d+|an?)\s+{_UNIT}\s+(ago|late|left)|due\s+in\s+(\d+|an?)\s+{_UNIT}"
+    rf"|just now|today|yesterday|tomorrow)\b\s*\)?", re.I)
+
+
+def lasting(answer: str) -> str | None:
+    """The part of a page's answer that stays true: the text before a phrase relative to
+    today ("09/05/23 09:00:00" of "09/05/23 09:00:00 (3 years ago)"), still word for word
+    from the page; None when nothing is left of it."""
+    found = _RELATIVE.search(answer)
+    if found is None:
+        return answer
+    before = answer[:found.start()].rstrip(" \t,;:-(")
+    return before if re.search(r"\w", before) else None
 
 
 @cache

@@ -27,6 +27,7 @@ from typing import Any
 from colorbrowser.agent.trajectory import write_json_atomic
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.explore.graph import Graph, Node
+from colorbrowser.explore.pagefacts import lasting
 from colorbrowser.explore.plans import PlanStep, describe, stop_step
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
@@ -207,9 +208,9 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
         where = url_template(route.url)
         first = len(tasks)
         for pair in page.get("pairs") or []:
-            label, value = pair["label"], pair["value"]
+            label, value = pair["label"], lasting(pair["value"])
             # a line number beside a line of code (a diff, a source view) is no label
-            if (not _LABEL.search(label) or not re.search(r"\w", value)
+            if (value is None or not _LABEL.search(label) or not re.search(r"\w", value)
                     or value.lower() in h1.lower()):
                 continue
             values = {"label": label, "page": h1}
@@ -224,14 +225,15 @@ def _question_tasks(graph: Graph, found: dict[str, Route],
                 if len(row) != len(heads) or not row[0]:
                     continue
                 for col in range(1, min(len(heads), 4)):
-                    if (not row[col] or not _LABEL.search(heads[col]) or row[col] == row[0]
+                    cell = lasting(row[col] or "")
+                    if (not cell or not _LABEL.search(heads[col]) or cell == row[0]
                             or not _LABEL.search(heads[0])):
                         continue
                     values = {"page": h1, "column": heads[col], "key": heads[0], "row": row[0]}
                     tasks.append(SynthTask(
                         "question", CELL.format(**values), CELL, values,
-                        [*route.plan, stop_step(row[col])], answer=row[col],
-                        check={"h1": h1, "cell": [heads[0], row[0], heads[col], row[col]]},
+                        [*route.plan, stop_step(cell)], answer=cell,
+                        check={"h1": h1, "cell": [heads[0], row[0], heads[col], cell]},
                         where=where, start_url=route.start))
         del tasks[first + MAX_PER_PAGE:]
     return tasks

@@ -24,7 +24,7 @@ from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
 from colorbrowser.evaluation.oracle import OracleMiss, Step, parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
-from colorbrowser.explore.pagefacts import PageFacts, read_facts
+from colorbrowser.explore.pagefacts import PageFacts, lasting, read_facts
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.types import ActionResult, Observation
 
@@ -67,19 +67,20 @@ def score(task: dict[str, Any], url: str, answer: str | None) -> float:
     return combine(parts).score
 
 
-def _shows(check: dict[str, Any], facts: PageFacts) -> bool:
+def shows(check: dict[str, Any], facts: PageFacts) -> bool:
     """Whether the reached page still shows what the question quotes."""
     if check.get("h1") and facts.h1 != check["h1"]:
         return False
     if "label" in check:
-        return facts.value_for(check["label"]) == check["value"]
+        return lasting(facts.value_for(check["label"])) == check["value"]
     if "cell" in check:
         key_head, key, head, value = check["cell"]
         for table in facts.tables:
             heads = table.get("heads") or []
             if key_head in heads and head in heads:
                 k, c = heads.index(key_head), heads.index(head)
-                if any(row[k] == key and row[c] == value for row in table.get("rows", [])):
+                rows = table.get("rows", [])
+                if any(row[k] == key and lasting(row[c]) == value for row in rows):
                     return True
         return False
     return True
@@ -134,7 +135,7 @@ class Prover:
                     raise OracleMiss(result.error or "a step failed")
             final = self._settled()
             check = (task.get("synthesised") or {}).get("check") or {}
-            if check and not _shows(check, read_facts(self.env.page)):
+            if check and not shows(check, read_facts(self.env.page)):
                 proof.error = "the page reached no longer shows the answer"
             proof.path = score(task, final.url, answer)
             if proof.path < 1.0 and not proof.error:
