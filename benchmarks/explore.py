@@ -78,16 +78,28 @@ def start_app(name: str, stack: contextlib.ExitStack, instance: int, work: Path)
     return arena.base_url(name) + "/", ArenaSandbox(arena, name)
 
 
+def planned_runs(app: str, seeds: int, budget: int, work: Path):
+    """(strategy, seed, folder) of every run an app's section reads, in order."""
+    for seed in range(seeds):
+        for strategy in STRATEGIES:
+            if seed and strategy in SEEDLESS:  # it would repeat its seed-0 run
+                continue
+            yield strategy, seed, work / app / f"{strategy}-{seed}-b{budget}"
+
+
+def finished_files(strategy: str) -> list[str]:
+    """Written once a run has ended: graph.json when the loop has (its budget spent,
+    everything explored, or no hop left it could pay for), tasks.json after it."""
+    return ["graph.json"] + ([TASKS_FILE] if strategy == "ours" else [])
+
+
 def one_run(start: str, sandbox, strategy: str, seed: int, budget: int, folder: Path,
             finished_only: bool = False) -> dict | None:
     request = ExploreRequest(start_url=start, budget=budget, out=folder, seed=seed,
                              strategy=strategy, allow_hosts=["127.0.0.1"], screenshots="none",
                              tasks=strategy == "ours", sandbox=sandbox)
     state = load_state(folder)
-    # graph.json is written once the loop has ended (its budget spent, everything
-    # explored, or no hop left it could pay for), tasks.json after it
-    done = state is not None and (folder / "graph.json").exists() and (
-        strategy != "ours" or (folder / TASKS_FILE).exists())
+    done = state is not None and all((folder / f).exists() for f in finished_files(strategy))
     if not done and finished_only:
         return None
     if not done:  # a new run, or one an earlier invocation left unfinished: resumed
@@ -122,16 +134,11 @@ def _runs_key(app: str, seeds: int, budget: int, work: Path) -> str | None:
     unfinished: a finished app's section (reproof included) is kept and read back when
     the measurement is resumed or printed again."""
     digest = hashlib.sha256(SECTION_VERSION.encode())
-    for seed in range(seeds):
-        for strategy in STRATEGIES:
-            if seed and strategy in SEEDLESS:
-                continue
-            folder = work / app / f"{strategy}-{seed}-b{budget}"
-            names = ["graph.json"] + ([TASKS_FILE] if strategy == "ours" else [])
-            for name in names:
-                if not (folder / name).exists():
-                    return None
-                digest.update(folder.name.encode() + (folder / name).read_bytes())
+    for strategy, _, folder in planned_runs(app, seeds, budget, work):
+        for name in finished_files(strategy):
+            if not (folder / name).exists():
+                return None
+            digest.update(folder.name.encode() + (folder / name).read_bytes())
     return digest.hexdigest()
 
 
@@ -148,7 +155,7 @@ def one_app(app: str, seeds: int, budget: int, instance: int, work: Path,
             if section["key"] == key:
                 return section["result"]
     result = _measure_app(app, seeds, budget, instance, work, finished_only, methods)
-    key = _runs_key(app, seeds, budget, work)
+    key = key or _runs_key(app, seeds, budget, work)  # finished runs stay as they were
     if result is not None and key:
         kept_section.write_text(json.dumps({"key": key, "result": result}), "utf-8")
     return result
@@ -164,15 +171,11 @@ def _measure_app(app: str, seeds: int, budget: int, instance: int, work: Path,
     with contextlib.ExitStack() as stack:
         start, sandbox = start_app(app, stack, instance, work)
         runs: dict[str, list[dict]] = {s: [] for s in STRATEGIES}
-        for seed in range(seeds):
-            for strategy in STRATEGIES:
-                if seed and strategy in SEEDLESS:  # it would repeat its seed-0 run
-                    continue
-                folder = work / app / f"{strategy}-{seed}-b{budget}"
-                run = one_run(start, sandbox, strategy, seed, budget, folder,
-                              finished_only or strategy not in methods)
-                if run is not None:
-                    runs[strategy].append(run)
+        for strategy, seed, folder in planned_runs(app, seeds, budget, work):
+            run = one_run(start, sandbox, strategy, seed, budget, folder,
+                          finished_only or strategy not in methods)
+            if run is not None:
+                runs[strategy].append(run)
         if not all(runs.values()):
             return None
         known = set().union(*(r["routes"] for rs in runs.values() for r in rs))
