@@ -38,7 +38,7 @@ from colorbrowser.explore.plans import PlanStep, better_path, goto_step, step_of
 from colorbrowser.explore.predict import Prediction, Uncertainty, rule_predict
 from colorbrowser.explore.sandbox import RequestGuard, Sandbox, timed_reset
 from colorbrowser.explore.selector import PREDICTABLE, Picker, ScaleHop
-from colorbrowser.explore.state import ExploreState, load_state
+from colorbrowser.explore.state import ExploreState, load_state, rng_from_json, rng_to_json
 from colorbrowser.explore.statekey import state_key
 from colorbrowser.explore.urls import same_page, url_template
 from colorbrowser.steps import SCHEMA_VERSION, Step, StepResult, Target
@@ -92,7 +92,7 @@ class Explorer:
         self.state = self._open_state()
         self.rng = random.Random(config.seed)
         if self.state.rng:
-            self.rng.setstate(_rng_state(self.state.rng))
+            self.rng.setstate(rng_from_json(self.state.rng))
         self.strategy: Strategy = make_strategy(config.strategy, self.rng)
         if isinstance(self.strategy, ScaleHop):
             self.strategy.picker = picker
@@ -126,7 +126,7 @@ class Explorer:
 
     def _save(self) -> None:
         s = self.state
-        s.rng = list(_json_rng(self.rng.getstate()))
+        s.rng = rng_to_json(self.rng.getstate())
         s.strategy_state = self.strategy.to_json()
         s.uncertainty = self.uncertainty.to_json()
         s.learned = self.outcomes.to_json()
@@ -490,12 +490,3 @@ def _site_answers(url: str) -> bool:
     except httpx.HTTPError:
         return False
     return True
-
-
-def _json_rng(state: tuple[Any, ...]) -> list[Any]:
-    version, internal, gauss = state
-    return [version, list(internal), gauss]
-
-
-def _rng_state(data: list[Any]) -> tuple[Any, ...]:
-    return (data[0], tuple(data[1]), data[2])

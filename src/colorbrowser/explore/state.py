@@ -93,3 +93,13 @@ def load_state(folder: Path) -> ExploreState | None:
         return ExploreState.from_json(json.loads(path.read_text("utf-8")))
     except (ValueError, TypeError, KeyError) as exc:
         raise UserError(f"{path} is damaged ({exc}); explore into another --out") from None
+
+
+def rng_to_json(state: tuple[Any, ...]) -> list[Any]:
+    """``random.Random.getstate()`` as JSON holds it, so a resumed run draws on."""
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list[Any]) -> tuple[Any, ...]:
+    return (data[0], tuple(data[1]), data[2])
