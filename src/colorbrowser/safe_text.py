@@ -4,7 +4,8 @@ A model's thought, a page's title or an error quoting a page can hold escape
 sequences that retitle the window, clear the screen or rewrite what is already
 shown. Everything of theirs that reaches the terminal goes through ``plain`` (or
 ``escape`` where rich markup is printed): escape sequences and control characters
-are dropped, newlines and tabs kept.
+are dropped, newlines and tabs kept. So are the Unicode bidirectional controls, which
+make a line show in another order than it reads (``evil.com\u202e/moc.elgoog``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ _SEQUENCE = re.compile(
     r"|\x9d[^\x07\x9c]*(?:\x07|\x9c)?"  # 8-bit OSC
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but tab and newline, DEL, C1
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # C0 but tab and newline, DEL, C1
+    r"|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"  # bidi marks, embeddings, isolates
+)
 
 
 def plain(text: object) -> str:

@@ -17,11 +17,14 @@ from colorbrowser.hitl.asking import HelpRequest
 from colorbrowser.hitl.terminal import TerminalAsker
 from colorbrowser.testing import ScriptedEndpoint, act
 
-HOSTILE = "\x1b]0;pwned\x07\x1b[2J"
+# Escape sequences, and the bidirectional overrides that show text in another order.
+HOSTILE = "\x1b]0;pwned\x07\x1b[2J\u202e\u2066\u200f"
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 def no_controls(text: str) -> bool:
-    return "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+    return ("\x1b" not in text and "\x07" not in text and "\x9b" not in text
+            and not any(c in text for c in BIDI))
 
 
 def test_a_hostile_thought_answer_and_error_print_without_escapes(tmp_path, monkeypatch, capsys,

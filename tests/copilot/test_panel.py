@@ -254,4 +254,8 @@ def test_user_mistakes_are_one_line_errors(capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("error:") and "--countdown" in err and len(err.splitlines()) == 1
     assert run_cli("copilot", "Do it", "--url", "file:///etc/passwd") == 2
-    assert capsys.readouterr().err.strip().startswith("error: --url")
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --url") and len(err.splitlines()) == 1
+    # copilot has no --allow-file-url, so the error says what does work instead.
+    assert "--allow-file-url" not in err and "http://" in err
+    assert run_cli("copilot", "Do it", "--url", "file:///tmp/x.html", "--allow-file-url") == 2

@@ -23,6 +23,19 @@ def test_escape_sequences_and_control_characters_are_dropped(raw, shown):
     assert plain(raw) == shown
 
 
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("control", list(BIDI_CONTROLS))
+def test_each_bidirectional_control_is_dropped(control):
+    # "evil.com<RLO>/moc.elgoog" shows as "evil.comgoogle.com/" on a terminal.
+    assert plain(f"evil.com{control}/moc.elgoog") == "evil.com/moc.elgoog"
+
+
+def test_right_to_left_letters_themselves_stay():
+    assert plain("שלום مرحبا") == "שלום مرحبا"
+
+
 def test_escape_also_protects_rich_markup():
     assert escape("\x1b[2J[bold]x[/bold]") == "\\[bold]x\\[/bold]"
     assert plain(42) == "42"

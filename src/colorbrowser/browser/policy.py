@@ -140,11 +140,16 @@ def start_pages(url: str, *, allow_file: bool) -> list[str]:
     return [url.strip()] if allow_file and _scheme(url) == "file" else []
 
 
-def start_refusal(url: str, allow_hosts: list[str], trusted: list[str]) -> str | None:
-    """Why a person's start address cannot be used, with what to do about it."""
+def start_refusal(url: str, allow_hosts: list[str], trusted: list[str], *,
+                  file_flag: bool = True) -> str | None:
+    """Why a person's start address cannot be used, with what to do about it.
+
+    ``file_flag``: whether the command has ``--allow-file-url`` to suggest."""
     reason = NavigationPolicy.of(allow_hosts, trusted).refuse_start(url)
     if reason and _scheme(url) == "file":
-        reason += "; pass --allow-file-url to let the agent read this local page"
+        reason += ("; pass --allow-file-url to let the agent read this local page" if file_flag
+                   else "; this command opens web pages only: serve the file over http "
+                        "(python -m http.server) and give its http:// address")
     return reason
 
 

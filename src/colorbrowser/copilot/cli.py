@@ -83,7 +83,7 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
          ("browser", "allow_hosts"): allow_hosts,
          ("browser", "remote_debugging_port"): remote_debugging_port,
          **loop_overrides(knowledge=knowledge, kb_path=kb_path)})
-    require_start_allowed(start_url, settings)
+    require_start_allowed(start_url, settings, file_flag=False)  # no --allow-file-url here
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)
     if (run_dir / "steps.jsonl").exists():

@@ -114,10 +114,12 @@ def checked_start(url: str, allow_file_url: bool) -> tuple[str, list[str]]:
     return url, start_pages(url, allow_file=allow_file_url)
 
 
-def require_start_allowed(url: str, settings) -> None:
+def require_start_allowed(url: str, settings, *, file_flag: bool = True) -> None:
+    """``file_flag``: the command has ``--allow-file-url`` (copilot does not)."""
     from colorbrowser.browser.policy import start_refusal
 
-    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages)
+    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages,
+                           file_flag=file_flag)
     if reason:
         raise UserError(f"--url: {reason}")
 
