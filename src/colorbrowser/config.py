@@ -9,7 +9,6 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -25,7 +24,8 @@ from pydantic import (
     model_validator,
 )
 
-from colorbrowser.errors import ConfigError
+from colorbrowser.datafile import load_toml
+from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.linear_regex import LinearRegex, compile_linear
 
 
@@ -353,11 +353,9 @@ def load_settings(
     data: dict[str, Any] = {}
     if cfg_path.exists():
         try:
-            data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"config file {cfg_path} is not valid TOML: {exc}") from None
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {cfg_path}: {exc.strerror}") from None
+            data = load_toml(cfg_path, "config file", source=f"config file {cfg_path}")
+        except UserError as exc:
+            raise ConfigError(str(exc)) from None
     elif named_by is not None:
         raise ConfigError(f"{named_by}config file {cfg_path} does not exist")
     # Where each value came from, so an error names the file, variable or flag to fix.

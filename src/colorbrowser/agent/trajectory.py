@@ -11,7 +11,6 @@ Layout::
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import tempfile
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError, writing_where_told
 from colorbrowser.steps import Step
 from colorbrowser.utf8 import json_text
@@ -147,8 +147,8 @@ def read_jsonl(path: Path) -> list[Any]:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             try:
-                items.append(json.loads(line))
-            except json.JSONDecodeError:
+                items.append(parse_json(line, str(path)))
+            except DataFileError:  # torn, or hostile (nested without end)
                 continue
     return items
 

@@ -4,12 +4,12 @@ random agent. ``colorbrowser eval arena --replay <file>`` runs any of them.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import yaml
 
 from colorbrowser.arena.suite import plan_files, task_files
+from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.oracle import RANDOM, Plan, parse_plan
 
@@ -23,7 +23,9 @@ def load_plans(files: list[Path]) -> dict[str, Plan]:
     """Oracle plans by short task id (``trac-comment-33``), from replay-format files."""
     plans: dict[str, Plan] = {}
     for path in files:
-        data = yaml.safe_load(path.read_text("utf-8")) or {}
+        data = load_yaml(path, "plan file") or {}
+        if not isinstance(data, dict):
+            raise UserError(f"{path}: expected a mapping of task id -> steps")
         for task, steps in data.items():
             try:
                 plans[str(task)] = parse_plan(steps, f"{path.name}: {task}")
@@ -37,7 +39,7 @@ def load_plans(files: list[Path]) -> dict[str, Plan]:
 def task_ids() -> list[str]:
     ids = []
     for path in task_files():
-        ids += [str(item["task_id"]) for item in json.loads(path.read_text("utf-8"))]
+        ids += [str(item["task_id"]) for item in load_json(path, "task file")]
     return ids
 
 

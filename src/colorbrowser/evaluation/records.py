@@ -12,7 +12,6 @@ version and by other tools. When an episode is retried, its newer line wins.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from colorbrowser.agent.trajectory import read_jsonl
+from colorbrowser.datafile import DataFileError, parse_json
 
 RESULTS = "results.jsonl"
 STUDY = "study.json"
@@ -109,7 +109,7 @@ def load_study(study_dir: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        data = parse_json(path.read_bytes(), str(path))
+    except (OSError, DataFileError):
         return {}
     return data if isinstance(data, dict) else {}

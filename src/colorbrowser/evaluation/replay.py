@@ -28,9 +28,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from colorbrowser.actions import parse_action
+from colorbrowser.datafile import parse_yaml, read_text
 from colorbrowser.errors import ModelError, UserError
 from colorbrowser.evaluation.oracle import (
     OracleMiss,
@@ -56,15 +55,9 @@ class ReplayScript:
     @classmethod
     def load(cls, path: Path | str) -> ReplayScript:
         path = Path(path)
-        try:
-            raw = path.read_bytes()
-            data = yaml.safe_load(raw)
-        except OSError as exc:
-            raise UserError(f"cannot read replay file {path}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            where = getattr(exc, "problem_mark", None)
-            line = f" (line {where.line + 1})" if where else ""
-            raise UserError(f"replay file {path} is not valid YAML{line}") from None
+        text = read_text(path, "replay file")
+        raw = text.encode("utf-8")
+        data = parse_yaml(text, f"replay file {path}")
         if not isinstance(data, dict) or not data:
             raise UserError(f"replay file {path}: expected a mapping of task id -> actions")
         script = cls(path, digest=hashlib.sha256(raw).hexdigest()[:12])

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from colorbrowser.agent.trajectory import Redactor, slugify, write_json_atomic
 from colorbrowser.config import Settings
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import ConfigError, UserError, writing_where_told
 from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, latest, read_records
 from colorbrowser.utf8 import json_text
@@ -167,9 +168,13 @@ class StudyDir:
         if not path.exists():
             return {}
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UserError(f"{path} is unreadable ({exc}); move the study aside") from None
+            data = parse_json(path.read_bytes(), str(path))
+        except OSError as exc:
+            raise UserError(f"{path} is unreadable ({exc.strerror or exc}); move the study "
+                            "aside") from None
+        except DataFileError as exc:
+            raise UserError(f"{path} is unreadable ({exc.problem}); move the study aside"
+                            ) from None
         if not isinstance(data, dict):
             raise UserError(f"{path} is not a study description")
         return data

@@ -18,15 +18,14 @@ Our YAML format, for tasks on a user's own site (``eval`` is WebArena's block;
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from colorbrowser.datafile import parse_json, parse_yaml, read_text
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.configured import (
     AUTH_DIR_VAR,
@@ -68,12 +67,7 @@ class YamlTask(BaseModel):
 
 
 def _read(path: Path) -> str:
-    if not path.is_file():
-        raise UserError(f"no such task file: {path}")
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from exc
+    return read_text(path, "task file")
 
 
 def _entry_error(path: Path, index: int, label: str, exc: ValidationError) -> UserError:
@@ -89,11 +83,7 @@ def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
     """A WebArena config file: a list of task configs, or a single one."""
     path = Path(path)
     env = environment(env)
-    try:
-        data = json.loads(_read(path))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, "
-                        f"column {exc.colno})") from exc
+    data = parse_json(_read(path), str(path))
     items = [data] if isinstance(data, dict) else data
     if not isinstance(items, list) or not items:
         raise UserError(f"{path}: expected a task config or a non-empty list of them")
@@ -140,13 +130,7 @@ def load_yaml(path: Path | str, *, env: Mapping[str, str] | None = None,
               ) -> list[TaskDefinition]:
     path = Path(path)
     env = environment(env)
-    try:
-        data = yaml.safe_load(_read(path))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise UserError(f"{path}: not valid YAML: {problem}{where}") from exc
+    data = parse_yaml(_read(path), str(path))
     if isinstance(data, dict):
         extra = sorted(set(data) - {"tasks"})
         if extra:

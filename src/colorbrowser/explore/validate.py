@@ -21,6 +21,7 @@ import yaml
 from playwright.sync_api import Error as PlaywrightError
 
 from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
 from colorbrowser.evaluation.oracle import OracleMiss, Step, parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
@@ -164,8 +165,8 @@ def save_tasks(folder: Path, tasks: list[dict[str, Any]], plans: dict[str, list[
 
 
 def load_tasks(folder: Path) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
-    tasks = json.loads((folder / TASKS_FILE).read_text("utf-8"))
-    plans = yaml.safe_load((folder / PLANS_FILE).read_text("utf-8")) or {}
+    tasks = load_json(folder / TASKS_FILE, "task file")
+    plans = load_yaml(folder / PLANS_FILE, "plan file") or {}
     return tasks, plans
 
 

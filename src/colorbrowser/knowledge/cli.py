@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import yaml
 
+from colorbrowser.datafile import DataFileError, parse_yaml
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import (
     FORMATS,
@@ -150,12 +151,10 @@ def _edit_form(tip) -> str:
 
 def _parse_edit_form(text: str, tip_id: str) -> dict:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise TipFileError(f"edited tip{line}: invalid YAML: {getattr(exc, 'problem', exc)}"
-                           ) from None
+        data = parse_yaml(text, "edited tip")
+    except DataFileError as exc:
+        line = f":{exc.line}" if exc.line else ""
+        raise TipFileError(f"edited tip{line}: invalid YAML: {exc.problem}") from None
     if not isinstance(data, dict):
         raise UserError("edited tip: expected a mapping of fields")
     if str(data.get("id", tip_id)) != tip_id:

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from colorbrowser.datafile import DataFileError, compose_yaml, read_text
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.tip import InvalidTip, Tip, check_tip, describe_validation, format_time
 
@@ -98,12 +99,7 @@ def loads(text: str, fmt: str = "yaml", source: str = "<text>", *, check: bool =
 
 def read_tips_file(path: str | Path, fmt: str | None = None, *, check: bool = True) -> list[Tip]:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from None
+    text = read_text(path, "file")
     return loads(text, detect_format(path, fmt), str(path), check=check)
 
 
@@ -131,16 +127,10 @@ def dump_yaml(tips: Iterable[Tip], *, stats: bool = True) -> str:
 
 def load_yaml(text: str, source: str = "<yaml>", *, check: bool = True) -> list[Tip]:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        context = getattr(exc, "context_mark", None)
-        if context is not None and mark is not None and context.line != mark.line:
-            problem += f" ({getattr(exc, 'context', None) or 'started'} at line {context.line + 1})"
-        raise TipFileError(f"{source}{line}: invalid YAML: {problem}") from None
+        node, data = compose_yaml(text, source)
+    except DataFileError as exc:
+        line = f":{exc.line}" if exc.line else ""
+        raise TipFileError(f"{source}{line}: invalid YAML: {exc.problem}") from None
     if data is None:
         return []
     if isinstance(data, dict) and isinstance(data.get("tips"), list):

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from pydantic import BaseModel
 
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import writing_where_told
 from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.steps import Step, StepUsage
@@ -88,9 +89,12 @@ def read_json(path: Path, notices: list[str]) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        notices.append(f"{path.name} could not be read ({exc})")
+        data = parse_json(path.read_bytes(), path.name)
+    except OSError as exc:
+        notices.append(f"{path.name} could not be read ({exc.strerror or exc})")
+        return {}
+    except DataFileError as exc:
+        notices.append(f"{path.name} could not be read ({exc.problem})")
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -109,8 +113,8 @@ def read_step_lines(path: Path, notices: list[str]) -> list[Step]:
     steps: list[Step] = []
     for number, line in enumerate(lines, 1):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
+            data = parse_json(line, "steps.jsonl")
+        except DataFileError:
             left = len(lines) - number + 1
             notices.append(f"steps.jsonl line {number} is torn (the run was killed while "
                            f"writing it?); {left} line(s) from there are not shown")
