@@ -294,6 +294,29 @@ class Settings(_Strict):
         return out
 
 
+# Settings that choose a program, a file that is run, loaded or written, a secret, a
+# debug port, a local page to trust or where the agent may go. A file that may come from
+# someone else (a study's agent config, a run folder) never sets them: they come from
+# the person's own settings. Each says how the person sets it themselves.
+_KEY_HOW = ("keys come only from your environment: --api-key-env VAR for your own endpoint, "
+            "--key-for-agent-config VAR for the endpoint an agent config names")
+AUTHORITY: dict[tuple[str, str], str] = {
+    ("model", "api_key"): _KEY_HOW,
+    ("summarizer_model", "api_key"): _KEY_HOW,
+    ("browser", "executable"): "set CHROMIUM_PATH or [browser] executable in your own "
+                               "config file",
+    ("browser", "trusted_pages"): "open a local page yourself with run --allow-file-url",
+    ("browser", "remote_debugging_port"): "pass copilot --remote-debugging-port PORT",
+    ("browser", "allow_hosts"): "set [browser] allow_hosts in your own config file or pass "
+                                "--allow-hosts",
+    ("paths", "runs"): "set COLORBROWSER_RUNS or [paths] runs in your own config file",
+    ("paths", "knowledge"): "pass --kb FILE or set COLORBROWSER_KB",
+    ("paths", "cache"): "set COLORBROWSER_CACHE or [paths] cache in your own config file",
+}
+# Where a model's requests go: a file may name one, but no key follows it unasked.
+ENDPOINTS: tuple[tuple[str, str], ...] = (("model", "base_url"), ("summarizer_model", "base_url"))
+
+
 # Environment variables and where they land. The OPENAI_* names are read too,
 # so an existing OpenAI-compatible setup works without renaming anything.
 ENV_VARS: dict[str, tuple[str, ...]] = {

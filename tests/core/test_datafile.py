@@ -9,6 +9,7 @@ a loader without the bounds fails it with MemoryError instead of taking the mach
 
 from __future__ import annotations
 
+import contextlib
 import resource
 import textwrap
 import time
@@ -190,3 +191,17 @@ def test_a_config_file_is_one_line(capsys, tmp_path, text):
     config.write_text(text)
     line = cli_error(capsys, "eval", "x.yaml", "--config", str(config))
     assert line.startswith(f"error: config file {config}")
+
+
+@pytest.mark.parametrize("text", [
+    "a = " + "[" * 100_000,
+    "[agent]\nmax_steps = " + "9" * 5000 + "\n",
+])
+def test_an_agent_config_is_one_line(capsys, tmp_path, text):
+    config = tmp_path / "agent.toml"
+    config.write_text(text)
+    tasks = tmp_path / "tasks.yaml"
+    tasks.write_text("tasks:\n  - {id: a, goal: g, start_url: 'http://127.0.0.1:9/'}\n")
+    with contextlib.chdir(tmp_path):
+        line = cli_error(capsys, "eval", str(tasks), "--agent-config", str(config))
+    assert line.startswith(f"error: agent config {config}")

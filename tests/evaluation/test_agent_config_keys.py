@@ -1,9 +1,10 @@
 """A key from the environment goes only to an endpoint the user chose for it.
 
 A study's ``--agent-config`` file may come from someone else. When it sets the
-endpoint (``base_url``), the endpoint gets a key only if the file names the variable
-that holds it (``api_key_env``); a key from OPENAI_API_KEY or ``--api-key-env``
-never follows a base_url the file chose.
+endpoint (``base_url``), the endpoint gets a key only when the person names the
+variable on the command line (``--key-for-agent-config VAR``); the file may not name
+one itself (``api_key_env``), and a key from OPENAI_API_KEY or ``--api-key-env`` never
+follows a base_url the file chose.
 """
 
 from __future__ import annotations
@@ -111,11 +112,31 @@ def test_an_endpoint_chosen_by_the_study_file_gets_no_key_from_the_environment(
     assert "gets no API key" in " ".join(proc.stderr.split())  # rich wraps long lines
 
 
-def test_the_study_file_may_name_the_variable_its_endpoint_needs(tmp_path, tasks, recorder):
-    text = f'[model]\nbase_url = "{recorder.url}"\napi_key_env = "STUDY_MODEL_KEY"\n'
-    proc = run_study(tmp_path, tasks, text, env=study_env(STUDY_MODEL_KEY=NAMED_KEY))
+def test_the_study_file_may_not_name_the_variable_sent_to_its_endpoint(tmp_path, tasks,
+                                                                         recorder):
+    text = f'[model]\nbase_url = "{recorder.url}"\napi_key_env = "SOME_SECRET"\n'
+    proc = run_study(tmp_path, tasks, text, env=study_env(SOME_SECRET=NAMED_KEY))
+    assert_one_line_error(proc, "api_key_env")
+    assert "--key-for-agent-config" in proc.stderr
+    assert recorder.authorizations == []  # nothing reached the file's endpoint
+    assert NAMED_KEY not in proc.stderr + proc.stdout
+
+
+def test_the_person_sends_a_key_to_the_files_endpoint_on_the_command_line(tmp_path, tasks,
+                                                                          recorder):
+    proc = run_study(tmp_path, tasks, f'[model]\nbase_url = "{recorder.url}"\n',
+                     "--key-for-agent-config", "STUDY_MODEL_KEY",
+                     env=study_env(STUDY_MODEL_KEY=NAMED_KEY))
     assert proc.returncode == 0, proc.stderr
     assert set(recorder.authorizations) == {f"Bearer {NAMED_KEY}"}
+    assert NAMED_KEY not in proc.stderr  # the note names the variable, not its value
+
+
+def test_a_key_flag_without_an_endpoint_of_the_file_is_refused(tmp_path, tasks):
+    proc = run_study(tmp_path, tasks, "[agent]\nmax_steps = 2\n",
+                     "--key-for-agent-config", "STUDY_MODEL_KEY",
+                     env=study_env(STUDY_MODEL_KEY=NAMED_KEY))
+    assert_one_line_error(proc, "--key-for-agent-config")
 
 
 def test_the_users_own_endpoint_flag_beats_the_file_and_gets_the_users_key(
@@ -127,18 +148,31 @@ def test_the_users_own_endpoint_flag_beats_the_file_and_gets_the_users_key(
 
 
 def test_a_summarizer_endpoint_from_the_file_gets_no_key_either(tmp_path, tasks, recorder):
-    text = (f'[model]\nbase_url = "{recorder.url}"\napi_key_env = "STUDY_MODEL_KEY"\n'
+    text = (f'[model]\nbase_url = "{recorder.url}"\n'
             f'[summarizer_model]\nbase_url = "{recorder.url}"\nmodel = "other"\n')
     config = write(tmp_path / "agent.toml", text)
     proc = eval_cli(str(tasks), "--agent-config", str(config), "--knowledge", "off",
                     "--max-steps", "2", "--out", str(tmp_path / "study"), cwd=tmp_path,
+                    env=study_env())
+    assert proc.returncode == 0, proc.stderr
+    assert len(recorder.authorizations) >= 2  # the Operator's calls and the Summarizer's
+    assert not any(ENV_KEY in a for a in recorder.authorizations)
+
+
+def test_the_key_flag_reaches_the_files_summarizer_endpoint_too(tmp_path, tasks, recorder):
+    text = ('[model]\nbase_url = "http://127.0.0.1:9/v1"\n'
+            f'[summarizer_model]\nbase_url = "{recorder.url}"\nmodel = "other"\n')
+    config = write(tmp_path / "agent.toml", text)
+    proc = eval_cli(str(tasks), "--agent-config", str(config), "--knowledge", "off",
+                    "--base-url", recorder.url, "--key-for-agent-config", "STUDY_MODEL_KEY",
+                    "--max-steps", "2", "--out", str(tmp_path / "study"), cwd=tmp_path,
                     env=study_env(STUDY_MODEL_KEY=NAMED_KEY))
     assert proc.returncode == 0, proc.stderr
-    assert f"Bearer {NAMED_KEY}" in recorder.authorizations  # the Operator's calls
-    assert any(NAMED_KEY not in a and ENV_KEY not in a for a in recorder.authorizations)
+    # The person's own --base-url gets their key; the file's summarizer the named one.
+    assert set(recorder.authorizations) == {f"Bearer {ENV_KEY}", f"Bearer {NAMED_KEY}"}
 
 
 def test_a_key_flag_for_an_endpoint_the_file_chose_is_refused_in_one_line(tmp_path, tasks):
     proc = run_study(tmp_path, tasks, '[model]\nbase_url = "http://127.0.0.1:9/v1"\n',
                      "--api-key-env", "OPENAI_API_KEY", env=study_env())
-    assert_one_line_error(proc, "api_key_env")
+    assert_one_line_error(proc, "--api-key-env", "--key-for-agent-config")

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import click
 
 from colorbrowser.agent.trajectory import slugify
+from colorbrowser.config import AUTHORITY
+from colorbrowser.datafile import load_toml
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import TaskEntry
-from colorbrowser.run.flags import knowledge_options, model_options
+from colorbrowser.run.flags import knowledge_options, model_flags, model_options
 from colorbrowser.safe_text import escape
 
 SUMMARY_WIDTH = 70
@@ -48,60 +48,71 @@ def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
     """An agent configuration file (TOML, the sections of config.toml) as overrides that
     sit above the config file and environment and below the command's own flags.
 
-    ``api_key_env = "VAR"`` in a model section names the variable holding the key for
-    the endpoint that section sets (see ``study_endpoint_keys``)."""
+    The file may come from someone else, so it is data: a setting that chooses a
+    program, a file, a secret, a port or a trusted page (``config.AUTHORITY``) is
+    refused with the way to set it yourself, and so is ``api_key_env``, which would
+    choose which of your variables is sent to the endpoint the file names."""
     if path is None:
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read agent config {path}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"agent config {path} is not valid TOML: {exc}") from None
+        data = load_toml(path, "agent config", source=f"agent config {path}")
+    except UserError as exc:
+        raise ConfigError(str(exc)) from None
     out: dict[tuple[str, ...], Any] = {}
     for section, table in data.items():
         if not isinstance(table, dict):
             raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
         for key, value in table.items():
             if key == "api_key_env" and section in MODEL_SECTIONS:
-                out[(section, "api_key")] = _named_key(path, section, value)
-            else:
-                out[(section, key)] = value
+                raise ConfigError(
+                    f"agent config {path}: [{section}] api_key_env is refused: an agent config "
+                    "may not choose which of your variables is sent to its endpoint; pass "
+                    "--key-for-agent-config VAR to send one yourself")
+            if how := AUTHORITY.get((section, key)):
+                raise ConfigError(f"agent config {path}: [{section}] {key} is refused: an "
+                                  f"agent config may not set it; {how}")
+            out[(section, key)] = value
     return out
-
-
-def _named_key(path: Path, section: str, name: object) -> str:
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"agent config {path}: {section}.api_key_env must name a variable")
-    if not os.environ.get(name):
-        raise ConfigError(f"agent config {path}: {section}.api_key_env names {name}, "
-                          "which is not set")
-    return os.environ[name]
 
 
 def study_endpoint_keys(path: Path | None, file: dict[tuple[str, ...], Any],
                         base_url_flag: str | None, api_key_env_flag: str | None,
+                        key_flag: str | None = None,
                         ) -> tuple[dict[tuple[str, ...], Any], list[str]]:
-    """Keys for the endpoints an agent config file chose, and a note for each withheld.
+    """Keys for the endpoints an agent config file chose, and a note for each.
 
-    The file may come from someone else, so a base_url it sets gets only the key it
-    names itself: never OPENAI_API_KEY, COLORBROWSER_API_KEY or ``--api-key-env``,
-    which the user set up for endpoints of their own choosing."""
+    The file may come from someone else, so a base_url it sets gets a key only when
+    the person names the variable on the command line (``--key-for-agent-config``):
+    never OPENAI_API_KEY, COLORBROWSER_API_KEY or ``--api-key-env``, which the person
+    set up for endpoints of their own choosing."""
+    if key_flag and path is None:
+        raise ConfigError("--key-for-agent-config goes with --agent-config")
+    key = model_flags(None, None, key_flag).get(("model", "api_key")) if key_flag else None
     forced: dict[tuple[str, ...], Any] = {}
     notes = []
     for section in MODEL_SECTIONS:
-        if (section, "base_url") not in file or (section, "api_key") in file:
+        if (section, "base_url") not in file:
             continue
         if section == "model" and base_url_flag:
             continue  # --base-url is the user's choice, and wins over the file
+        url = file[(section, "base_url")]
+        if key is not None:
+            forced[(section, "api_key")] = key
+            notes.append(f"[{section}] base_url {url} of {path} gets the key in {key_flag}, "
+                         "as --key-for-agent-config says")
+            continue
         if section == "model" and api_key_env_flag:
             raise ConfigError(
                 f"agent config {path} sets [model] base_url, and --api-key-env keys go only "
-                "to endpoints you set yourself: pass --base-url too, or name the key in the "
-                'file with api_key_env = "VAR"')
+                "to endpoints you set yourself: pass --base-url too, or send a key to the "
+                "file's endpoint with --key-for-agent-config VAR")
         forced[(section, "api_key")] = ""
-        notes.append(f"[{section}] base_url of {path} gets no API key (name one there with "
-                     'api_key_env = "VAR")')
+        notes.append(f"[{section}] base_url {url} of {path} gets no API key (send one with "
+                     "--key-for-agent-config VAR)")
+    if key is not None and not forced:
+        raise ConfigError(f"--key-for-agent-config: no endpoint of agent config {path} is "
+                          "used (it sets no base_url, or --base-url replaced it); use "
+                          "--api-key-env for your own endpoint")
     return forced, notes
 
 
@@ -141,7 +152,11 @@ def default_study_dir(suite: str) -> Path:
               default=None, help="Study folder (default studies/<suite>); the same command "
                                  "run again resumes it.")
 @click.option("--agent-config", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Agent settings (TOML, like config.toml) for this study.")
+              default=None, help="Agent settings (TOML, like config.toml) for this study; "
+                                 "programs, files, keys and ports are refused there.")
+@click.option("--key-for-agent-config", "key_for_agent_config", metavar="VAR", default=None,
+              help="Send the key in environment variable VAR to the endpoint the agent "
+                   "config names (without it, that endpoint gets no key).")
 @click.option("--matrix", multiple=True, metavar="KEY=V1,V2 ...",
               help="Ablation matrix: one variant per combination, e.g. "
                    "--matrix memory=full,summary knowledge=off,on")
@@ -162,9 +177,9 @@ def default_study_dir(suite: str) -> Path:
 @click.option("--headed", is_flag=True, help="Show the browser windows.")
 @model_options
 def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
-                 out_dir, agent_config, matrix, replay, timeout, kill_grace, hard_grace,
-                 retry_errors, max_steps, memory, knowledge, kb_path, headed, config_path,
-                 api_key_env, base_url, model_name):
+                 out_dir, agent_config, key_for_agent_config, matrix, replay, timeout,
+                 kill_grace, hard_grace, retry_errors, max_steps, memory, knowledge, kb_path,
+                 headed, config_path, api_key_env, base_url, model_name):
     """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, a WebArena .json
     file or a .yaml task file. Results go to STUDY_DIR/results.jsonl as they finish."""
     if list_only:
@@ -185,7 +200,8 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         ("browser", "headless"): False if headed else None,
     }
     from_file = agent_config_overrides(agent_config)
-    keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env)
+    keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env,
+                                      key_for_agent_config)
     overrides = {**from_file, **{k: v for k, v in flags.items() if v is not None}, **keys}
     settings = settings_from_flags(config_path, base_url, model_name, api_key_env, overrides)
     console = Console(stderr=True)
