@@ -93,28 +93,45 @@ _HOST_NAME = re.compile(
 
 
 def check_host_entry(entry: str) -> str:
-    """One allowed-hosts entry, lower-cased: a host name, ``*.domain`` or an IP address.
+    """One allowed-hosts entry, lower-cased: a host name, ``*.domain`` or an IP address,
+    optionally with a port (``127.0.0.1:8103``, ``[::1]:8103``); without one it covers
+    every port of the host.
 
-    Raises ValueError with a message for a person (a URL, a port, a typo)."""
+    Raises ValueError with a message for a person (a URL, a bad port, a typo)."""
     host = entry.strip().lower()
     if not host:
         raise ValueError("empty host in the allowed hosts")
     if "://" in host or "/" in host:
         raise ValueError(f"allowed host {entry!r} must be a host name like example.com, "
                          "not a URL")
-    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     try:
-        ipaddress.ip_address(bare)
+        ipaddress.ip_address(host)  # a bare IPv6 address: no port to split off
         return host
     except ValueError:
         pass
-    if ":" in host:
-        raise ValueError(f"allowed host {entry!r}: give hosts without a port "
-                         "(a host covers all its ports)")
-    if not _HOST_NAME.match(host):
-        raise ValueError(f"allowed host {entry!r} is not a host name "
-                         "(use example.com or *.example.com)")
-    return host
+    name, port = host, ""
+    if host.startswith("["):
+        inside, _, rest = host[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"allowed host {entry!r} is not a host name")
+        name, port = f"[{inside}]", rest[1:]
+        bare = inside
+    else:
+        if ":" in host:
+            name, _, port = host.partition(":")
+        bare = name
+    if port or host.endswith(":"):
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"allowed host {entry!r}: the port must be a number from 1 "
+                             "to 65535")
+        port = str(int(port))
+    try:
+        ipaddress.ip_address(bare)
+    except ValueError:
+        if name.startswith("[") or not _HOST_NAME.match(name):
+            raise ValueError(f"allowed host {entry!r} is not a host name "
+                             "(use example.com, *.example.com or 127.0.0.1:8103)") from None
+    return f"{name}:{port}" if port else name
 
 
 class BrowserSettings(_Strict):
@@ -134,8 +151,9 @@ class BrowserSettings(_Strict):
     hang_timeout_ms: int = Field(30000, ge=500)
     stall_steps: int = Field(5, ge=0)
     network_retries: int = Field(2, ge=0, le=10)
-    # Hosts the agent may reach (example.com, *.example.com, 127.0.0.1); empty: any.
-    # Chromium resolves no other host, so redirects and pop-ups cannot leave either.
+    # Hosts the agent may reach (example.com, *.example.com, 127.0.0.1, 127.0.0.1:8103:
+    # with a port, that port only); empty: any. Chromium resolves no other host (or
+    # port), so redirects, pop-ups and a page's own requests cannot leave either.
     allow_hosts: list[str] = Field(default_factory=list)
     # Local pages a person opened on purpose (run/observe --allow-file-url). The
     # agent may look at them; its own actions still only open http(s) pages.

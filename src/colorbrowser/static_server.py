@@ -4,6 +4,8 @@ MiniWoB pages, test pages.
 Files are served only under a random token prefix (``/<token>/...``), so another
 local user or a page from elsewhere cannot guess URLs on the port; relative links
 inside the folder keep working because the prefix is just one more path segment.
+A request addressed to another name (DNS rebinding) is refused first
+(``colorbrowser.hostcheck``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from colorbrowser.hostcheck import REFUSAL, host_ok
+
 # path (after the prefix) -> handler(request) for pages that need behaviour, not
 # files: a server that never answers, a 500, a slow response.
 Route = Callable[[SimpleHTTPRequestHandler], None]
@@ -30,6 +34,15 @@ class _Handler(SimpleHTTPRequestHandler):
     routes: ClassVar[dict[str, Route]] = {}
 
     def _strip_prefix(self) -> bool:
+        if len(self.headers.get_all("Host") or []) != 1 or \
+                not host_ok(self.headers.get("Host"), self.server.server_address[1]):
+            self.send_response(403)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(REFUSAL)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(REFUSAL)
+            return False
         if not self.path.startswith(self.prefix):
             self.send_error(404)
             return False

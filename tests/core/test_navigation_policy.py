@@ -97,7 +97,10 @@ def test_allowed_hosts_come_from_a_comma_list_in_the_environment(tmp_path):
 
 @pytest.mark.parametrize(("entry", "message"), [
     ("http://shop.example/", "not a URL"),
-    ("shop.example:8000", "without a port"),
+    ("shop.example:99999", "port must be a number"),
+    ("shop.example:", "port must be a number"),
+    ("127.0.0.1:http", "port must be a number"),
+    ("[::1]x", "not a host name"),
     ("shop..example", "not a host name"),
     ("", "empty host"),
 ])
@@ -107,3 +110,39 @@ def test_a_bad_allowed_host_is_named_in_one_line(entry, message):
                       environ={"XDG_CONFIG_HOME": "/nonexistent"})
     with pytest.raises(ValueError):
         BrowserSettings(allow_hosts=[entry])
+
+
+PORTED = NavigationPolicy.of(["127.0.0.1:8103", "[::1]:8103", "shop.example"])
+
+
+@pytest.mark.parametrize(("url", "allowed"), [
+    ("http://127.0.0.1:8103/ticket/1", True),
+    ("http://127.0.0.1:8104/", False),  # another arena instance
+    ("http://127.0.0.1/", False),  # port 80 is another port too
+    ("http://127.0.0.1:9222/json", False),  # a debugging port
+    ("http://[::1]:8103/", True),
+    ("http://[::1]:8000/", False),
+    ("http://shop.example:8080/", True),  # an entry without a port covers every port
+])
+def test_an_entry_with_a_port_allows_that_port_only(url, allowed):
+    assert (PORTED.refuse_target(url) is None) is allowed
+
+
+def test_a_refusal_names_the_port_that_was_refused():
+    assert "127.0.0.1:8104 is not an allowed host" in PORTED.refuse_target(
+        "http://127.0.0.1:8104/")
+
+
+def test_allowed_hosts_may_carry_a_port(tmp_path):
+    settings = load_settings(None, {("browser", "allow_hosts"): "127.0.0.1:8103, [::1]:80, "
+                                    "Shop.Example:08443, ::1"},
+                             environ={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert settings.browser.allow_hosts == ["127.0.0.1:8103", "[::1]:80", "shop.example:8443",
+                                            "::1"]
+
+
+def test_chromium_resolves_an_entry_with_a_port_at_that_port_only():
+    (arg,) = PORTED.launch_args()
+    rules = arg.removeprefix("--host-resolver-rules=").split(" , ")
+    assert rules == ["MAP 127.0.0.1:8103 127.0.0.1:8103", "MAP [::1]:8103 [::1]:8103",
+                     "MAP * ~NOTFOUND", "EXCLUDE shop.example"]

@@ -72,12 +72,19 @@ def build_command(apps: tuple[str, ...]) -> None:
         click.echo(f"{name}: built in {meta.build_seconds:.1f} s, content {meta.content_hash[:16]}")
 
 
+CREDENTIALS_NOTE = (
+    "note: these are fixed test credentials, public in ColorBrowser's source. The apps "
+    "listen on 127.0.0.1 only and refuse requests addressed to any other name; never "
+    "expose the arena beyond loopback (no port forwarding, proxy or tunnel).")
+
+
 @arena.command("up")
 @apps_argument
 @instance_option
 @ports_option
 def up_command(apps: tuple[str, ...], instance: int, ports: str | None) -> None:
-    """Start the apps from their snapshots and print their addresses and logins."""
+    """Start the apps from their snapshots and print their addresses and test logins
+    (fixed credentials, public in ColorBrowser's source: keep the arena on loopback)."""
     arena_ = _arena(instance, ports)
     started = time.monotonic()
     with _progress("starting") as say:
@@ -89,7 +96,9 @@ def up_command(apps: tuple[str, ...], instance: int, ports: str | None) -> None:
                            for a in arena_.accounts(app.name)[:4])
         more = len(arena_.accounts(app.name)) - 4
         click.echo(f"  {app.name:8} {arena_.base_url(app.name):24} {app.title}")
-        click.echo(f"  {'':8} logins: {logins}" + (f" (+{more} more)" if more > 0 else ""))
+        click.echo(f"  {'':8} test logins: {logins}" + (f" (+{more} more)" if more > 0
+                                                           else ""))
+    click.echo(CREDENTIALS_NOTE)
 
 
 @arena.command("reset")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.configured import ConfiguredTask, TaskDefinition
+from colorbrowser.evaluation.configured import ConfiguredTask, TaskDefinition, hosts_of
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import Suite, TaskEntry, TaskSpec, Validation
 from colorbrowser.evaluation.taskfiles import load_webarena
@@ -136,6 +136,10 @@ class ArenaSuite(Suite):
         if order.startswith("shuffle:"):
             random.Random(order.split(":", 1)[1]).shuffle(entries)
         return entries
+
+    def hosts(self) -> list[str] | None:
+        """This instance's apps at their ports, as the tasks name them."""
+        return hosts_of([t.definition for t in self.tasks.values()])
 
     def task(self, task_id: str, *, seed: int | None = None) -> ArenaTask:
         self.runnable_entry(task_id)

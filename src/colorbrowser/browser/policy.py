@@ -8,7 +8,8 @@ on the web:
   checked here before they run: http(s) pages and ``about:blank`` only, on an
   allowed host;
 - with a host list, Chromium itself resolves no other host (``--host-resolver-rules``),
-  so redirects, pop-ups, forms and sub-resources cannot reach one either;
+  and no other port of a host whose entry names one (``127.0.0.1:8103``), so
+  redirects, pop-ups, forms and sub-resources cannot reach one either;
 - a page the agent is about to look at is checked again (``refuse_page``), so whatever
   slipped past (a link between local files a person opened) is never observed.
 
@@ -66,16 +67,20 @@ class NavigationPolicy:
                    tuple(_without_fragment(p) for p in trusted_pages))
 
     # -- hosts --------------------------------------------------------------------
-    def host_allowed(self, host: str) -> bool:
+    def host_allowed(self, host: str, port: int | None = None) -> bool:
+        """Whether ``host`` (at ``port``) is on the list; an entry without a port covers
+        every port, one with a port (``127.0.0.1:8103``) that port only."""
         if not self.allow_hosts:
             return True
         host = host.strip("[]").lower()
         for entry in self.allow_hosts:
-            entry = entry.strip("[]")
-            if entry.startswith("*."):
-                if host.endswith(entry[1:]):
+            name, wanted = entry_parts(entry)
+            if wanted is not None and port != wanted:
+                continue
+            if name.startswith("*."):
+                if host.endswith(name[1:]):
                     return True
-            elif host == entry:
+            elif host == name:
                 return True
         return False
 
@@ -85,8 +90,12 @@ class NavigationPolicy:
         host = _host_of(url)
         if host is None:
             return f"{_short(url)} is not a plain web address the agent may open"
-        if not self.host_allowed(host):
-            return (f"{host} is not an allowed host (allowed: "
+        port = web_port(url)
+        if not self.host_allowed(host, port):
+            shown = f"[{host}]" if ":" in host else host
+            ported = any(entry_parts(e)[1] is not None for e in self.allow_hosts)
+            where = f"{shown}:{port}" if ported else shown
+            return (f"{where} is not an allowed host (allowed: "
                     f"{', '.join(self.allow_hosts)})")
         return None
 
@@ -127,11 +136,57 @@ class NavigationPolicy:
 
     # -- the browser's own layer -------------------------------------------------------
     def launch_args(self) -> list[str]:
-        """Chromium resolves no host but the allowed ones (redirects and pop-ups included)."""
+        """Chromium resolves no host but the allowed ones (redirects and pop-ups included).
+
+        An entry with a port maps that host and port to itself ahead of the rule that
+        sends everything else nowhere (Chromium's first matching MAP wins); EXCLUDE,
+        which Chromium checks before any MAP, matches a host at every port."""
         if not self.allow_hosts:
             return []
-        rules = ["MAP * ~NOTFOUND", *(f"EXCLUDE {h}" for h in self.allow_hosts)]
+        ported = [e for e in self.allow_hosts if entry_parts(e)[1] is not None]
+        whole = [e for e in self.allow_hosts if entry_parts(e)[1] is None]
+        rules = [*(f"MAP {e} {e}" for e in ported), "MAP * ~NOTFOUND",
+                 *(f"EXCLUDE {e}" for e in whole)]
         return [f"--host-resolver-rules={' , '.join(rules)}"]
+
+
+def entry_parts(entry: str) -> tuple[str, int | None]:
+    """``127.0.0.1:8103`` -> (``127.0.0.1``, 8103); ``[::1]:80`` -> (``::1``, 80); an
+    entry without a port (a bare IPv6 address included) -> (name, None)."""
+    if entry.startswith("["):
+        inside, _, rest = entry[1:].partition("]")
+        return inside, int(rest[1:]) if rest.startswith(":") and rest[1:].isdigit() else None
+    if entry.count(":") == 1:
+        name, _, port = entry.partition(":")
+        return name, int(port) if port.isdigit() else None
+    return entry, None
+
+
+def web_port(url: str) -> int | None:
+    """The port a web address reaches: its own, else its scheme's (80, 443)."""
+    try:
+        parts = urlsplit(url.strip())
+        return parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+
+
+def url_host_entries(url: str) -> list[str]:
+    """Allowed-host entries for exactly the host and port a web address names; an
+    address without a port names both web ports (a site may move from http to https).
+    Nothing for an address that is not a plain web one."""
+    if _scheme(url.strip()) not in WEB_SCHEMES:
+        return []
+    host = _host_of(url.strip())
+    if host is None:
+        return []
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        explicit = urlsplit(url.strip()).port
+    except ValueError:
+        return []
+    ports = [explicit] if explicit else [80, 443]
+    return [f"{shown}:{port}" for port in ports]
 
 
 def start_pages(url: str, *, allow_file: bool) -> list[str]:

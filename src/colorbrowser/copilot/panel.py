@@ -1,10 +1,12 @@
 """The control panel: a local web page for the person beside the agent.
 
 Starlette on uvicorn, in a thread of its own, bound to 127.0.0.1 only. Every request
-must carry the session's random token (``?token=`` or an ``X-Token`` header); without
-it the answer is 403. The page is plain HTML and JavaScript (no build step). It reads
-a server-sent event stream (proposal, countdown, screenshots, steps) and sends
-commands with POST; scripted persons may send the same commands over HTTP:
+must be addressed to the panel itself (its ``Host``, against DNS rebinding: see
+``colorbrowser.hostcheck``) and carry the session's random token (``?token=`` or an
+``X-Token`` header); without either the answer is 403. The page is plain HTML and
+JavaScript (no build step). It reads a server-sent event stream (proposal, countdown,
+screenshots, steps) and sends commands with POST; scripted persons may send the same
+commands over HTTP:
 
 - ``POST /command`` with a JSON command (``{"kind": "reject", "reason": "..."}``), or
 - ``POST /command/<kind>`` with the other fields as an optional JSON body.
@@ -36,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from colorbrowser.copilot.channel import Channel, Command
 from colorbrowser.errors import UserError
+from colorbrowser.hostcheck import AsgiHostGate
 
 PING_S = 10.0
 WAKE_S = 0.2  # how soon a stream notices the panel is closing
@@ -48,8 +51,8 @@ def _page() -> str:
         "utf-8")
 
 
-def make_app(channel: Channel, token: str, closing: threading.Event) -> Starlette:
-    """The panel's routes; every one behind the token."""
+def make_app(channel: Channel, token: str, closing: threading.Event, port: int) -> Starlette:
+    """The panel's routes on ``port``; every one behind the Host check and the token."""
 
     def allowed(request: Request) -> bool:
         given = request.query_params.get("token") or request.headers.get("x-token") or ""
@@ -112,7 +115,7 @@ def make_app(channel: Channel, token: str, closing: threading.Event) -> Starlett
         Route("/", index), Route("/events", events), Route("/state", state),
         Route("/command", command, methods=["POST"]),
         Route("/command/{kind}", command, methods=["POST"]),
-    ], middleware=[Middleware(TokenGate, allowed=allowed)])
+    ], middleware=[Middleware(AsgiHostGate, port=port), Middleware(TokenGate, allowed=allowed)])
 
 
 class TokenGate:
@@ -159,7 +162,7 @@ class PanelServer:
             raise UserError(f"--panel-port {self.port}: cannot listen there ({exc.strerror})") \
                 from None
         self.port = self._sock.getsockname()[1]
-        config = uvicorn.Config(make_app(self.channel, self.token, self._closing),
+        config = uvicorn.Config(make_app(self.channel, self.token, self._closing, self.port),
                                 log_level="warning", lifespan="off", access_log=False,
                                 timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)

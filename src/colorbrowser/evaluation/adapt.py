@@ -153,6 +153,7 @@ def adapt_command(suite, tasks, seed, kb_path, max_steps, critic_every, out_dir,
     SUITE is what `colorbrowser eval` takes: miniwob, miniwob:<task>[,<task>], a
     WebArena .json file or a .yaml task file. The knowledge base is used "on".
     """
+    from colorbrowser.evaluation.configured import with_task_hosts
     from colorbrowser.evaluation.suites import open_suite
     from colorbrowser.knowledge.store import open_knowledge
     from colorbrowser.run.factory import open_browser, open_model
@@ -167,6 +168,8 @@ def adapt_command(suite, tasks, seed, kb_path, max_steps, critic_every, out_dir,
     choice = open_suite(suite)
     outcomes = []
     with choice.suite, contextlib.ExitStack() as stack:
+        # The browser reaches only the hosts the tasks name, as in `eval`.
+        settings = with_task_hosts(settings, choice.suite.hosts(), suite)
         entries = choice.select(tasks)
         runnable = [e for e in entries if e.runnable]
         for entry in entries:

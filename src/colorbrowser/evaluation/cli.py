@@ -175,11 +175,14 @@ def default_study_dir(suite: str) -> Path:
 @click.option("--memory", type=click.Choice(["summary", "full", "none"]), default=None)
 @knowledge_options
 @click.option("--headed", is_flag=True, help="Show the browser windows.")
+@click.option("--allow-hosts", default=None, metavar="HOSTS",
+              help="Comma list of the hosts the browser may reach (host or host:port, "
+                   "*.domain); default: the hosts and ports the tasks name.")
 @model_options
 def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
                  out_dir, agent_config, key_for_agent_config, matrix, replay, timeout,
                  kill_grace, hard_grace, retry_errors, max_steps, memory, knowledge, kb_path,
-                 headed, config_path, api_key_env, base_url, model_name):
+                 headed, allow_hosts, config_path, api_key_env, base_url, model_name):
     """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, a WebArena .json
     file or a .yaml task file. Results go to STUDY_DIR/results.jsonl as they finish."""
     if list_only:
@@ -198,6 +201,7 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         ("agent", "max_steps"): max_steps, ("agent", "memory"): memory,
         ("agent", "knowledge"): knowledge, ("paths", "knowledge"): kb_path,
         ("browser", "headless"): False if headed else None,
+        ("browser", "allow_hosts"): allow_hosts,
     }
     from_file = agent_config_overrides(agent_config)
     keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env,
@@ -212,7 +216,8 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         suite=suite, study_dir=study_dir, tasks=tasks, seeds=seeds, workers=workers,
         backend=backend, ray_address=ray_address, matrix=items, replay=replay,
         timeout=timeout, kill_grace=kill_grace, hard_grace=hard_grace,
-        retry_errors=retry_errors, command=["colorbrowser", *sys.argv[1:]])
+        retry_errors=retry_errors, command=["colorbrowser", *sys.argv[1:]],
+        task_hosts=allow_hosts is None)
     outcome = run_study(options, settings, console)
     console.print(f"[bold]{escape(outcome.line())}[/]")
     console.print(f"results: {escape(str(outcome.study_dir / 'results.jsonl'))}")

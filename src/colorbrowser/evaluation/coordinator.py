@@ -27,6 +27,7 @@ from rich.progress import (
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.config import Settings
 from colorbrowser.errors import UserError
+from colorbrowser.evaluation.configured import check_task_hosts
 from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.evaluation.replay import ReplayScript
 from colorbrowser.evaluation.study import (
@@ -59,6 +60,8 @@ class StudyOptions:
     hard_grace: float = 45.0
     retry_errors: bool = False
     command: list[str] = field(default_factory=list)
+    # The browser reaches only the hosts the tasks name (False: --allow-hosts was given).
+    task_hosts: bool = True
 
 
 @dataclass
@@ -184,12 +187,17 @@ def run_study(options: StudyOptions, settings: Settings, console: Console) -> St
     with choice.suite:
         entries: list[TaskEntry] = choice.select(options.tasks)
         seeded = choice.suite.seeded
+        hosts = choice.suite.hosts() if options.task_hosts else None
     runnable = [e for e in entries if e.runnable]
     unsupported = {e.id: e.unsupported or "" for e in entries if not e.runnable}
     for task_id, why in unsupported.items():
         console.print(f"[yellow]unsupported[/] {escape(task_id)}: {escape(why)}")
     if not runnable:
         raise UserError(f"no runnable task in {options.suite}")
+    if hosts:
+        check_task_hosts(hosts, options.suite)
+        console.print(f"the browser reaches only the {len(hosts)} host(s) the tasks name "
+                      "(--allow-hosts to change)")
     seeds: list[int | None] = list(parse_seeds(options.seeds)) if seeded else [None]
     if options.seeds and not seeded:
         console.print("[yellow]--seeds ignored: these tasks are not generated from a seed[/]")
@@ -204,7 +212,7 @@ def run_study(options: StudyOptions, settings: Settings, console: Console) -> St
     outcome = StudyOutcome(study.path, done, records, unsupported)
     if not jobs:
         return outcome
-    plan = WorkerPlan(suite=spec, study_dir=study.path,
+    plan = WorkerPlan(suite=spec, study_dir=study.path, task_hosts=options.task_hosts,
                       judge=judge.model if judge is not None else None,
                       env={k: v for k, v in os.environ.items() if k.startswith("WA_")})
     with contextlib.ExitStack() as stack:

@@ -12,11 +12,17 @@ by the arena for its running instance (or by hand for any SQLite-backed site). T
 file is opened read-only (``mode=ro``), after the episode and before any reset.
 Rows compare as a multiset unless ``ordered``; numbers compare by value (3 == 3.0),
 everything else as text.
+
+A task file may come from someone else, so its query is held to reading: only the
+site's own tables (no ``ATTACH`` of another file, no ``PRAGMA``), a time limit
+(SQLite's progress handler ends a recursive query without end), a cap on rows and
+on the length of one value, so a query cannot hang or fill the worker's memory.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
@@ -27,6 +33,17 @@ from colorbrowser.evaluation.evaluators import Outcome
 from colorbrowser.evaluation.spec import EvalSpec
 
 MAX_ROWS_SHOWN = 20
+QUERY_SECONDS = 10.0  # one query's time limit
+MAX_ROWS = 10_000  # rows one query may return
+MAX_VALUE_BYTES = 1_000_000  # the longest text or blob one value may be
+_PROGRESS_EVERY = 10_000  # SQLite virtual-machine steps between clock checks
+# What a reading query needs; everything else (ATTACH, PRAGMA, writes) is refused.
+_READING = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+                      getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
+
+
+class QueryLimit(sqlite3.Error):
+    """A query went past one of the limits above."""
 
 
 def db_var(site: str) -> str:
@@ -66,13 +83,36 @@ def _rows(rows: list[list[Any]] | list[tuple[Any, ...]]) -> list[tuple[tuple[str
     return [tuple(_norm(v) for v in row) for row in rows]
 
 
-def query(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    """Run ``sql`` on a read-only connection (a write fails inside SQLite)."""
+def _authorize(action: int, *_args: object) -> int:
+    return sqlite3.SQLITE_OK if action in _READING else sqlite3.SQLITE_DENY
+
+
+def query(path: Path, sql: str, *, seconds: float | None = None,
+          max_rows: int | None = None) -> list[tuple[Any, ...]]:
+    """Run ``sql`` on a read-only connection, within the limits above.
+
+    Raises ``QueryLimit`` past a limit, ``sqlite3.Error`` for anything else."""
+    seconds = QUERY_SECONDS if seconds is None else seconds
+    max_rows = MAX_ROWS if max_rows is None else max_rows
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=min(10.0, seconds))
+    deadline = time.monotonic() + seconds
     try:
-        return con.execute(sql).fetchall()
+        con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        con.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        con.set_authorizer(_authorize)
+        con.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_EVERY)
+        try:
+            cursor = con.execute(sql)
+            rows = cursor.fetchmany(max_rows + 1)
+        except sqlite3.OperationalError as exc:
+            if time.monotonic() > deadline:
+                raise QueryLimit(f"the query took longer than {seconds:g} s") from exc
+            raise
+        if len(rows) > max_rows:
+            raise QueryLimit(f"the query returned more than {max_rows:,} rows")
+        return rows
     finally:
         con.close()
 

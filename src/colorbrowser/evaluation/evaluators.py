@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlparse
 
+from colorbrowser.browser.policy import NO_LIMITS, NavigationPolicy
 from colorbrowser.evaluation import helpers
 from colorbrowser.evaluation.judge import Judge, Verdict
 from colorbrowser.evaluation.matching import (
@@ -142,11 +143,14 @@ def url_match(reference_url: str, page_url: str) -> Outcome:
 # --- program_html -------------------------------------------------------------
 
 def program_html(spec: EvalSpec, page: Page, *, settle_ms: int = 3000,
-                 timeout_ms: int = 30_000) -> Outcome:
+                 timeout_ms: int = 30_000, policy: NavigationPolicy = NO_LIMITS) -> Outcome:
+    """Each check reads the agent's page (``last``) or a page it opens itself; a page
+    that ``policy`` refuses (anything but the web, a host the task does not name) is
+    never opened or read: the check is an evaluation error."""
     checks: list[dict[str, Any]] = []
     for check in spec.program_html:
         try:
-            text, where = _read(check, page, settle_ms, timeout_ms)
+            text, where = _read(check, page, settle_ms, timeout_ms, policy)
         except _CheckError as exc:
             return Outcome(0.0, {"checks": checks}, error=str(exc))
         ok, detail = _compare(check, html.unescape(text))
@@ -160,27 +164,41 @@ class _CheckError(Exception):
     pass
 
 
-def _read(check: HtmlCheck, page: Page, settle_ms: int, timeout_ms: int) -> tuple[str, str]:
+def _read(check: HtmlCheck, page: Page, settle_ms: int, timeout_ms: int,
+          policy: NavigationPolicy) -> tuple[str, str]:
     """The text a check compares, read from the agent's page or a freshly opened one."""
     try:
         url = check.url if check.url == "last" else helpers.resolve_url(check.url, page.url)
     except ValueError as exc:
         raise _CheckError(str(exc)) from exc
     if url == "last":
+        # The agent's own navigation policy already held this page to its host list.
+        _refuse(NO_LIMITS.refuse_page(page.url), page.url)
         return _locate(check, page), page.url
+    _refuse(policy.refuse_target(url), url)
     other = page.context.new_page()
     try:
         try:
             other.goto(url, wait_until="load", timeout=timeout_ms)
         except Exception as exc:
             line = (str(exc).strip().splitlines() or ["error"])[0]
-            raise _CheckError(f"cannot open {url}: {line}") from exc
+            raise _CheckError(f"cannot open {_shown(url)}: {line}") from exc
         # pages that keep fetching get settle_ms at most, like the reference's pause
         with contextlib.suppress(Exception):
             other.wait_for_load_state("networkidle", timeout=settle_ms)
+        _refuse(policy.refuse_page(other.url), other.url)  # where a redirect ended
         return _locate(check, other), url
     finally:
         other.close()
+
+
+def _refuse(reason: str | None, url: str) -> None:
+    if reason:
+        raise _CheckError(f"the check may not read {_shown(url)}: {reason}")
+
+
+def _shown(url: str) -> str:
+    return url if len(url) <= 100 else url[:99] + "…"
 
 
 def _locate(check: HtmlCheck, page: Page) -> str:

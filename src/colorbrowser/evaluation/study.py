@@ -30,7 +30,9 @@ from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, lates
 from colorbrowser.utf8 import json_text
 
 MATRIX_SECTIONS = ("agent", "hitl", "browser", "model")
-_HASH_LEFT_OUT = {"paths": None, "browser": ("executable", "headless"),
+# allow_hosts: a limit on where the browser goes, which follows the task file's hosts
+# (configured.with_task_hosts), not a setting of the agent.
+_HASH_LEFT_OUT = {"paths": None, "browser": ("executable", "headless", "allow_hosts"),
                   "model": ("api_key", "timeout", "max_retries"),
                   "summarizer_model": ("api_key", "timeout", "max_retries")}
 

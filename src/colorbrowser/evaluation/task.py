@@ -116,6 +116,11 @@ class Suite(ABC):
     def close(self) -> None:  # noqa: B027 - an optional hook, most suites own nothing
         """Release what the suite owns (servers). Safe to call twice."""
 
+    def hosts(self) -> list[str] | None:
+        """The hosts (host:port entries) the tasks name, for the browser's host list
+        when a study runs them; None when the suite serves its own pages (MiniWoB)."""
+        return None
+
     def __enter__(self) -> Suite:
         return self
 

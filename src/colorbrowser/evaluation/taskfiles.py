@@ -78,6 +78,17 @@ def _state_reason(raw: str, path: Path) -> str | None:
     return None if path.is_file() else f"login state {raw} not found"
 
 
+def _state_inside(path: Path, index: int, label: str, raw: str, folder: Path) -> Path:
+    """A login state named by a task file, which must lie inside ``folder``: a file
+    from someone else may not pick a login state elsewhere on the machine (a person's
+    own, for another site) for the browser to send."""
+    state = (folder / raw).resolve()
+    if not state.is_relative_to(folder.resolve()):
+        raise UserError(f"{path}: entry {index}{label}: storage_state {raw!r} lies outside "
+                        f"{folder}; a task file may only name login states inside it")
+    return state
+
+
 def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
                   ) -> list[TaskDefinition]:
     """A WebArena config file: a list of task configs, or a single one."""
@@ -109,7 +120,7 @@ def load_webarena(path: Path | str, *, env: Mapping[str, str] | None = None,
         if cfg.storage_state:
             # WebArena writes "./.auth/x_state.json", relative to its checkout.
             state = (Path(auth_dir) / Path(cfg.storage_state).name if auth_dir
-                     else Path.cwd() / cfg.storage_state)
+                     else _state_inside(path, index, label, cfg.storage_state, Path.cwd()))
             missing = _state_reason(cfg.storage_state, state)
             # A missing state of WebArena's known sites is made at setup, by logging in.
             logins = (addresses(state.name, env) or {}) if missing else {}
@@ -156,7 +167,7 @@ def load_yaml(path: Path | str, *, env: Mapping[str, str] | None = None,
         seen[task.id] = index
         state = None
         if task.storage_state:
-            state = (path.parent / task.storage_state).resolve()
+            state = _state_inside(path, index, label, task.storage_state, path.parent)
             missing = _state_reason(task.storage_state, state)
             if missing:
                 reasons.append(missing)

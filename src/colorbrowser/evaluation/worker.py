@@ -47,6 +47,9 @@ class WorkerPlan:
     offline: tuple[str, str] | None = None  # (base_url, token) of the shared offline server
     env: dict[str, str] = field(default_factory=dict)  # WA_* site addresses for placeholders
     episode_max_time_ms: int | None = None
+    # The browser reaches only the hosts the suite's tasks name (False: the settings'
+    # allow_hosts, set with eval --allow-hosts, stand).
+    task_hosts: bool = True
 
 
 def now_iso() -> str:
@@ -171,9 +174,12 @@ class EpisodeWorker:
         return redactor.obj(record.model_dump(mode="json"))
 
     def _run(self, job: EpisodeJob) -> TaskRun:
+        from colorbrowser.evaluation.configured import with_task_hosts
         from colorbrowser.evaluation.replay import NoModel, ReplayOperator
 
         settings = job.settings
+        if self.plan.task_hosts:  # this worker's suite: an arena instance has its own ports
+            settings = with_task_hosts(settings, self.suite().suite.hosts())
         task = self.suite().suite.task(job.task, seed=job.seed)
         env = self.browser(settings)
         if job.replay is not None:

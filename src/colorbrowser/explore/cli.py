@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from colorbrowser.browser.policy import url_host_entries
 from colorbrowser.errors import UserError
 from colorbrowser.explore.baselines import STRATEGIES
 from colorbrowser.explore.synth import MAX_TASKS
@@ -32,10 +33,11 @@ class ArenaSandbox:
         return self.arena.db_paths(self.app)
 
 
-def _hosts(text: str | None, start: str) -> list[str]:
-    host = urlsplit(start).hostname or ""
+def allowed_hosts(text: str | None, start: str) -> list[str]:
+    """The start URL's host at its port only (another port of 127.0.0.1 is another
+    service: another arena instance, a copilot panel, a model server), then ``--allow``."""
     extra = [h.strip() for h in (text or "").split(",") if h.strip()]
-    return [host, *extra] if host else extra
+    return [*url_host_entries(start), *extra]
 
 
 @click.command("explore")
@@ -43,7 +45,8 @@ def _hosts(text: str | None, start: str) -> list[str]:
 @click.option("--budget", type=click.IntRange(min=1), default=100, show_default=True,
               help="Browser actions to spend, backtracking included.")
 @click.option("--allow", "allow", default=None,
-              help="More hosts the browser may reach (the start host always may).")
+              help="More hosts the browser may reach, comma-separated (host or host:port); "
+                   "the start URL's host at its port always may.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder for the exploration (run again to resume).")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -84,7 +87,7 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
         site = _site(start, instance, user, stack, out, reset_running)
         request = ExploreRequest(
             start_url=site.url, budget=budget, out=out, seed=seed, strategy=strategy,
-            allow_hosts=_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
+            allow_hosts=allowed_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
             max_tasks=max_tasks, kb_path=kb_path, config_path=config_path, headed=headed,
             sandbox=site.sandbox,
             cookies=site.cookies, predictor=predictor, intents=intents,

@@ -60,7 +60,10 @@ def serve(model: str, port: int, alias: str, n_ctx: int, n_threads: int) -> None
         model=model, model_alias=alias, n_ctx=n_ctx, n_threads=n_threads,
         n_threads_batch=n_threads, logits_all=False, verbose=False,
     )
-    app = create_app(server_settings=server, model_settings=[settings])
+    from colorbrowser.hostcheck import AsgiHostGate
+
+    # Besides its token, the server answers only requests addressed to itself (DNS rebinding).
+    app = AsgiHostGate(create_app(server_settings=server, model_settings=[settings]), port)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 

@@ -30,7 +30,8 @@ from colorbrowser.safe_text import escape
 @click.option("--url", "start_url", required=True, help="Page to start from.")
 @model_options
 @click.option("--allow-hosts", default=None,
-              help="Comma-separated hosts the agent may reach (example.com, *.example.com); "
+              help="Comma-separated hosts the agent may reach (example.com, *.example.com, "
+                   "127.0.0.1:8103 for that port only); "
                    "every other host is refused, redirects and pop-ups included.")
 @click.option("--allow-file-url", is_flag=True,
               help="Let --url be a local file: page. The agent's own actions still open "

@@ -4,11 +4,18 @@ One project (Harbor) with 120 tickets, their comments and field changes, milesto
 versions, wiki pages and a git repository whose commits reference the tickets.
 Dates are shown absolute (``default_dateinfo_format``), so a page reads the same
 whatever day it is opened.
+
+Its logins are fixed test credentials, public in this source: the server answers only
+requests addressed to 127.0.0.1/localhost at its port (``serve_trac.py``, against DNS
+rebinding), and the plugin admin page (*Admin → Plugins*, which installs code into the
+Trac process) is switched off.
 """
 
 from __future__ import annotations
 
 import shutil
+from importlib import resources
+from pathlib import Path
 from typing import ClassVar
 
 from colorbrowser.arena.apps.base import Account, App, BuildContext, LoginForm, ServeContext
@@ -34,6 +41,8 @@ def _config(name: str, tagline: str) -> dict[str, str]:
         "components.acct_mgr.*": "enabled",
         "components.acct_mgr.register.*": "disabled",
         "components.trac.web.auth.loginmodule": "disabled",
+        # Installing a plugin is running code in the Trac process: never from a page.
+        "components.trac.admin.web_ui.pluginadminpanel": "disabled",
         "components.tracopt.versioncontrol.git.*": "enabled",
         "account-manager.password_store": "SessionStore",
         "account-manager.hash_method": "HtDigestHashMethod",
@@ -119,6 +128,6 @@ class TracApp(App):
 
     def server(self, ctx: ServeContext) -> Command:
         assert ctx.python is not None
-        tracd = ctx.python.parent / "tracd"
-        return Command([str(tracd), "-s", "-b", "127.0.0.1", "-p", str(ctx.port),
-                        str(ctx.data / "env")])
+        hostcheck = Path(str(resources.files("colorbrowser") / "hostcheck.py"))
+        return Command([str(ctx.python), str(self.resource("serve_trac.py")),
+                        str(ctx.data / "env"), str(ctx.port), str(hostcheck)])
