@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from colorbrowser.destination import Destination
+
 
 @click.group("session")
 def session() -> None:
@@ -14,7 +16,7 @@ def session() -> None:
 
 @session.command("export")
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("out", type=Destination(folder=True, path_type=Path))
 def export_command(run_dir: Path, out: Path) -> None:
     """Write RUN_DIR to OUT: steps.jsonl (with images), turns.jsonl, meta, result."""
     from colorbrowser.copilot.export import export_session
@@ -24,9 +26,10 @@ def export_command(run_dir: Path, out: Path) -> None:
 
 @session.command("import")
 @click.argument("export", type=click.Path(file_okay=False, path_type=Path))
-@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=Destination(folder=True, path_type=Path))
 def import_command(export: Path, run_dir: Path) -> None:
-    """Rebuild a run folder RUN_DIR from an export."""
+    """Rebuild a run folder RUN_DIR (new or empty) from an export. Everything is checked
+    first; a bad export changes nothing."""
     from colorbrowser.copilot.export import import_session
 
     click.echo(f"imported {import_session(export, run_dir)} steps into {run_dir}")

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import yaml
 
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import (
     FORMATS,
@@ -63,7 +64,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.group("tips")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), envvar="COLORBROWSER_KB",
+@click.option("--db", type=Destination(folder=False, path_type=Path), envvar="COLORBROWSER_KB",
               help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).")
 @click.option("--frozen", is_flag=True, help="Open read-only, as during an evaluation.")
 @click.pass_context
@@ -264,7 +265,7 @@ def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str
 
 
 @tips.command("export")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.argument("file", type=Destination(folder=False, path_type=Path), required=False)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Default: from the file name, yaml on stdout.")
 @click.option("--site", default=None)
@@ -317,7 +318,7 @@ def _set_store(ctx: click.Context, param: click.Parameter, value) -> None:
 # `colorbrowser tips search --db kb.db ...` works as well as `tips --db kb.db search ...`.
 for _command in tips.commands.values():
     _command.params += [
-        click.Option(["--db"], type=click.Path(dir_okay=False, path_type=Path), expose_value=False,
+        click.Option(["--db"], type=Destination(folder=False, path_type=Path), expose_value=False,
                      callback=_set_store, help="Knowledge base file (as `tips --db`)."),
         click.Option(["--frozen"], is_flag=True, expose_value=False, callback=_set_store,
                      help="Open read-only (as `tips --frozen`)."),
