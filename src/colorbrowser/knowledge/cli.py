@@ -33,6 +33,11 @@ from colorbrowser.knowledge.store import EDITABLE, KnowledgeBase, default_db_pat
 from colorbrowser.knowledge.tip import KINDS, SOURCES, make_tip
 from colorbrowser.safe_text import escape
 
+TRUSTED_NOTE = ("note: imported tips are trusted instructions to the agent: it sees them "
+                "outside the untrusted-page fence and follows them; read a tip file from "
+                "someone else first (`colorbrowser tips lint FILE` flags tips that give the "
+                "agent orders or send data off the site)")
+
 
 class _State:
     def __init__(self, db: Path | None, frozen: bool) -> None:
@@ -258,10 +263,15 @@ def search_cmd(ctx: click.Context, url: str | None, goal: str, k: int, budget: i
 @click.option("--skip-existing", "on_conflict", flag_value="skip", help="Keep existing ids.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str | None) -> None:
-    """Import a YAML or Markdown file in one transaction (all tips or none)."""
+    """Import a YAML or Markdown file in one transaction (all tips or none).
+
+    Imported tips are trusted instructions to the agent: it sees them outside the fence
+    that marks page text as untrusted, and follows them. Import only files you have
+    read; `tips lint FILE` flags tips that give the agent orders or send data away."""
     result = import_file(_state(ctx).open(), file, fmt, on_conflict or "error")
     click.echo(f"imported {len(result.added)} new, {len(result.replaced)} replaced, "
                f"{len(result.skipped)} skipped from {file}")
+    click.echo(TRUSTED_NOTE, err=True)
 
 
 @tips.command("export")
