@@ -48,6 +48,8 @@ HOSTILE_FILES = {
     "a Markdown date before year 1": ("md", tip_md("- created: 0001-01-01T00:00:00+05:00")),
     "a Markdown date after 9999": ("md", tip_md("- updated: 9999-12-31T23:30:00-01:00")),
     "deep YAML nesting": ("yaml", "- " + "[" * 5000 + "]" * 5000 + "\n"),
+    "an id with a line break": ("yaml", tip_yaml(id="t1\nerror: forged second line")),
+    "a huge id": ("yaml", tip_yaml(id="t" * 100_000)),
 }
 
 
@@ -60,7 +62,7 @@ def test_a_tip_file_with_values_out_of_range_is_one_error_line(tips_cli, tmp_pat
     path.write_text(text, encoding="utf-8")
     code, _, err = tips_cli("import", str(path))
     assert_one_line_error(code, err, str(path))
-    assert len(err) < 500
+    assert len(err) < 2100
     assert tips_cli("export")[1] == before
 
 
