@@ -115,6 +115,16 @@ def test_a_failed_import_leaves_nothing_and_a_retry_works(place, capsys):
     assert files(place / "back") == files(place / "run")
 
 
+def test_the_export_itself_the_current_folder_or_a_link_are_no_destinations(place, capsys,
+                                                                           monkeypatch):
+    monkeypatch.chdir(place)
+    (place / "empty").mkdir()
+    (place / "link").symlink_to(place / "empty")
+    for where in ("export", ".", "link", "run/steps.jsonl"):
+        refused(capsys, "session", "import", "export", where)
+    assert files(place / "export") and not list((place / "empty").iterdir())
+
+
 def test_a_folder_with_files_but_no_steps_is_never_written(place, capsys):
     (place / "mine").mkdir()
     (place / "mine" / "meta.json").write_text('{"goal": "my own run"}')

@@ -243,6 +243,8 @@ def open_private(path: Path) -> BinaryIO:
 def check_new_folder(dest: Path, what: str, *, taken: str | None = None) -> None:
     """``dest`` may become the folder: it does not exist, or is an empty folder."""
     check_destination(dest, what, folder=True)
+    if dest.is_symlink():  # renaming onto it would replace the link, not fill its folder
+        raise UserError(f"{dest} is a symbolic link; name a new folder for {what}")
     try:
         taken_already = dest.is_dir() and any(dest.iterdir())
     except OSError as exc:
