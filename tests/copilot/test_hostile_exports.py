@@ -5,6 +5,7 @@ written, nothing already saved lost, and the run's file modes kept."""
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import os
 import random
@@ -123,6 +124,25 @@ def test_the_export_itself_the_current_folder_or_a_link_are_no_destinations(plac
     for where in ("export", ".", "link", "run/steps.jsonl"):
         refused(capsys, "session", "import", "export", where)
     assert files(place / "export") and not list((place / "empty").iterdir())
+
+
+def test_a_disk_that_fills_up_halfway_leaves_no_half_run(place, capsys, monkeypatch):
+    """The file system failing mid-import (simulated: the third file write fails as a
+    full disk does) is one line, and the half-written folder is gone."""
+    from colorbrowser.copilot import export
+
+    real, calls = export.write_private, []
+
+    def filling(path, data):
+        calls.append(path)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path, data)
+
+    monkeypatch.setattr(export, "write_private", filling)
+    assert "No space left" in refused(capsys, "session", "import", str(place / "export"),
+                                      str(place / "back"))
+    nothing_left(place, "back")
 
 
 def test_a_folder_with_files_but_no_steps_is_never_written(place, capsys):

@@ -269,7 +269,10 @@ def new_folder(dest: Path, what: str) -> Iterator[Path]:
             except FileExistsError:
                 continue
     try:
-        yield tmp
+        try:
+            yield tmp
+        except OSError as exc:  # a full disk, a quota: the half-written folder goes
+            raise UserError(f"cannot write {what} {dest}: {exc.strerror or exc}") from None
         try:
             os.rename(tmp, dest)
         except OSError as exc:
