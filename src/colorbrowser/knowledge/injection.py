@@ -25,8 +25,9 @@ from colorbrowser.knowledge.patterns import host_matches_site
 
 _QUALIFIER = (r"(?:previous|prior|earlier|above|preceding|original|all|any|every|other|your|"
               r"the\s+user'?s|the\s+person'?s|system|given|current|initial)")
-_ORDERS = (r"(?:instructions?|directions?|goals?|tasks?|prompts?|rules|guidelines|orders|"
-           r"objectives?|requests?|commands?|constraints|guardrails|policy|policies)")
+_ORDERS = (r"(?:instructions?|directions?|directives?|guidance|goals?|tasks?|prompts?|rules|"
+           r"guidelines|orders|objectives?|requests?|commands?|constraints|guardrails|"
+           r"policy|policies)")
 _UI_NOUN = (r"(?:list|lists|bar|panel|tab|menu|page|pages|field|column|button|link|box|view|"
             r"board|sidebar|filter|widget|section|card|icon|banner|queue|tracker|name|title)")
 _OVERRIDE = [
@@ -42,14 +43,21 @@ _OVERRIDE = [
                r"(?:instructions?|orders|system\s+prompt)\s*[:\-]", re.I),
     re.compile(r"\bsystem\s+(?:prompt|message|override)\b|\byou\s+are\s+now\b|"
                r"\bfrom\s+now\s+on,?\s+(?:you|always|ignore|only)\b|"
-               r"\binstead\s+of\s+(?:the|your)\s+(?:task|goal|instructions?)\b", re.I),
+               r"\binstead\s+of\s+(?:the|your)\s+(?:task|goal|instructions?)\b|"
+               r"\byour\s+(?:real|actual|new|true|only|secret)\s+(?:goal|task|objective|job|"
+               r"mission|instructions?|purpose)\b", re.I),
+    # keeping the person out of it
+    re.compile(r"\b(?:don'?t|do\s+not|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|"
+               r"alert(?:ing)?|notify(?:ing)?|ask(?:ing)?|warn(?:ing)?)\s+(?:the\s+|your\s+)?"
+               r"(?:user|person|human|operator|owner)\b", re.I),
 ]
 _SECRET = (r"(?:passwords?(?!\s*(?:reset|recovery|field|box|input|strength|change|manager|"
            r"page|form|link|rules|requirements|policy|hint)\b)|passphrases?|passcodes?|"
            r"api[\s_-]?keys?|secret\s+keys?|private\s+keys?|ssh\s+keys?|access\s+tokens?|"
            r"auth(?:entication)?\s+tokens?|bearer\s+tokens?|session\s+(?:ids?|tokens?|"
            r"cookies?)|cookies?|credentials?|credit\s+card(?:\s+numbers?)?|cvv|"
-           r"(?:2fa|mfa|one[\s-]time|otp|verification)\s+codes?|secrets?|tokens?)")
+           r"(?:2fa|mfa|one[\s-]time|otp|verification)\s+codes?|secrets?|tokens?|"
+           r"system\s+prompt|(?:your|its|the\s+agent'?s)\s+(?:instructions|prompt))")
 _DISCLOSE = (r"(?:reveal|disclose|leak|expose|exfiltrate|dump|print|output|repeat|recite|"
              r"tell|share|send|post|e-?mail|forward|transmit|upload|give\s+away|write\s+down|"
              r"read\s+out)")
@@ -82,18 +90,26 @@ def _foreign(host: str, site: str) -> bool:
         "." + site.split(":", 1)[0]))
 
 
+_EXFILTRATE = re.compile(r"\bexfiltrat\w*", re.I)
+
+
 def instruction_findings(text: str, site: str) -> Iterator[str]:
     """Messages for the parts of ``text`` that read like orders to the agent."""
     for regex in _OVERRIDE:
         if m := regex.search(text):
             yield f"reads like an order to drop the agent's instructions ({_q(m)})"
             break
+    if m := _EXFILTRATE.search(text):
+        yield f"talks of exfiltrating data ({_q(m)})"
     if m := _REVEAL.search(text) or _PLANT.search(text):
         yield f"asks for a secret to be revealed or sent ({_q(m)})"
     for m in _URL.finditer(text):
         host, url = _host(m.group(1)), m.group(0)
         holes = _PLACEHOLDER.findall(url)
-        if holes and (_foreign(host, site) or any(_SECRET_WORD.search(h) for h in holes)):
+        foreign = _foreign(host, site)
+        rest = url[len(m.group(1)) + url.index(m.group(1)):]
+        if (holes and (foreign or any(_SECRET_WORD.search(h) for h in holes))) or (
+                foreign and _SECRET_WORD.search(rest)):
             yield f"a URL carries data out in a placeholder ({url[:80]!r})"
             break
     for m in _SEND.finditer(text):
