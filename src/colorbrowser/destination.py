@@ -2,7 +2,8 @@
 pages and files. Every such option checks its path here before any work starts, so a
 path through a file, into ``/proc``, ``/sys`` or ``/dev``, onto something that is not
 a plain folder or file, or with a name the file system cannot hold is one ``error:``
-line, never a traceback halfway through a run.
+line, never a traceback halfway through a run. ``Source`` does the last check for
+paths a command reads.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ def _inside(path: Path, root: Path) -> bool:
     return path == root or path.is_relative_to(root)
 
 
-def destination_problem(path: str | os.PathLike[str], *, folder: bool) -> str | None:
-    """Why ``path`` cannot be written as a folder (or a file), or None when it can be
-    tried. Only the file system decides the rest (permissions, a full disk)."""
+def path_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why no file system can hold ``path`` at all (read or written), or None."""
     try:
         raw = os.fsencode(path)
     except (TypeError, ValueError):
@@ -39,9 +39,17 @@ def destination_problem(path: str | os.PathLike[str], *, folder: bool) -> str | 
         return "the path is empty or holds a NUL character"
     if len(raw) > PATH_MAX:
         return f"the path is longer than {PATH_MAX} bytes"
-    full = Path(os.path.abspath(path))  # ".." resolved by name, links not followed
-    if any(len(os.fsencode(part)) > NAME_MAX for part in full.parts):
+    if any(len(os.fsencode(part)) > NAME_MAX for part in Path(os.path.abspath(path)).parts):
         return f"a name in the path is longer than {NAME_MAX} bytes"
+    return None
+
+
+def destination_problem(path: str | os.PathLike[str], *, folder: bool) -> str | None:
+    """Why ``path`` cannot be written as a folder (or a file), or None when it can be
+    tried. Only the file system decides the rest (permissions, a full disk)."""
+    if (problem := path_problem(path)) is not None:
+        return problem
+    full = Path(os.path.abspath(path))  # ".." resolved by name, links not followed
     try:
         real = full.resolve()
     except (OSError, RuntimeError):  # a symlink loop
@@ -90,5 +98,17 @@ class Destination(click.Path):
         value = super().convert(value, param, ctx)
         problem = destination_problem(value, folder=self.folder)
         if problem is not None:
-            self.fail(f"{os.fsdecode(value)}: {problem}", param, ctx)
+            self.fail(f"{os.fsdecode(value)[:200]}: {problem}", param, ctx)
+        return value
+
+
+class Source(click.Path):
+    """``click.Path`` for a file or folder a command reads: a path no file system can
+    hold (a 300-character name) is one line here, not an OSError deep in the command."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        value = super().convert(value, param, ctx)
+        if (problem := path_problem(value)) is not None:
+            self.fail(f"{os.fsdecode(value)[:200]}: {problem}", param, ctx)
         return value

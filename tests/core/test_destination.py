@@ -97,3 +97,19 @@ def test_commands_refuse_such_places_with_one_line(tmp_path, capsys, monkeypatch
     assert code == 2, err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
     assert (tmp_path / "file").read_text() == "x"
+
+
+@pytest.mark.parametrize("argv", [
+    ("session", "import", "{long}", "{tmp}/back"),
+    ("session", "import", "{tmp}/{long}/x", "{tmp}/back"),
+    ("session", "export", "{long}", "{tmp}/out"),
+    ("view", "{long}"),
+    ("report", "{long}"),
+    ("report", "{tmp}", "--compare", "{long}"),
+    ("resume", "{long}"),
+])
+def test_a_path_to_read_that_no_file_system_holds_is_one_line(tmp_path, capsys, argv):
+    code = run_cli(*(a.format(tmp=tmp_path, long="n" * 300) for a in argv))
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "longer than 255" in err

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from colorbrowser.destination import Destination
+from colorbrowser.destination import Destination, Source
 
 
 @click.group("session")
@@ -15,7 +15,7 @@ def session() -> None:
 
 
 @session.command("export")
-@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=Source(file_okay=False, path_type=Path))
 @click.argument("out", type=Destination(folder=True, path_type=Path))
 def export_command(run_dir: Path, out: Path) -> None:
     """Write RUN_DIR to OUT: steps.jsonl (with images), turns.jsonl, meta, result."""
@@ -25,7 +25,7 @@ def export_command(run_dir: Path, out: Path) -> None:
 
 
 @session.command("import")
-@click.argument("export", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("export", type=Source(file_okay=False, path_type=Path))
 @click.argument("run_dir", type=Destination(folder=True, path_type=Path))
 def import_command(export: Path, run_dir: Path) -> None:
     """Rebuild a run folder RUN_DIR (new or empty) from an export. Everything is checked

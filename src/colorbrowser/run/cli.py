@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from colorbrowser.destination import Destination
+from colorbrowser.destination import Destination, Source
 from colorbrowser.errors import UserError
 from colorbrowser.run.console import ConsoleHook, print_summary
 from colorbrowser.run.factory import build_episode, new_run_dir
@@ -136,7 +136,7 @@ def _finish(console: Console, episode, result, as_json: bool) -> int:
 
 
 @click.command("resume")
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=Source(file_okay=False))
 @model_options
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")

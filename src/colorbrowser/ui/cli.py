@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from colorbrowser.destination import Destination
+from colorbrowser.destination import Destination, Source
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, read_records
 from colorbrowser.ui.images import inside
@@ -36,7 +36,7 @@ def study_runs(study: Path) -> list[tuple[Path, EpisodeRecord | None]]:
 
 
 @click.command("view")
-@click.argument("folder", type=click.Path(path_type=Path))
+@click.argument("folder", type=Source(path_type=Path))
 @click.option("--out", "out", type=Destination(folder=False, path_type=Path), default=None,
               help="Where to write the page (one run folder only; default RUN_DIR/trace.html).")
 def view_command(folder: Path, out: Path | None) -> int:
