@@ -82,24 +82,22 @@ def check_destination(path: str | os.PathLike[str], what: str, *, folder: bool) 
     """Raise one UserError line when ``path`` cannot be a destination (see above)."""
     problem = destination_problem(path, folder=folder)
     if problem is not None:
-        raise UserError(f"cannot write {what} {os.fsdecode(path)}: {problem}")
+        raise UserError(f"cannot write {what} {os.fsdecode(path)[:300]}: {problem}")
 
 
 class Destination(click.Path):
-    """``click.Path`` for a place a command writes: the value converts as click's own
-    (str or ``path_type``) after ``destination_problem`` found nothing."""
+    """``click.Path`` for a place a command writes (``what`` names it in the error line,
+    "the run folder"): the value converts as click's own (str or ``path_type``) after
+    ``check_destination`` found nothing, so the line reads as when the write fails."""
 
-    def __init__(self, *, folder: bool, path_type: Any = None) -> None:
+    def __init__(self, what: str, *, folder: bool, path_type: Any = None) -> None:
         super().__init__(file_okay=not folder, dir_okay=folder, path_type=path_type)
-        self.folder = folder
+        self.what, self.folder = what, folder
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> Any:
-        value = super().convert(value, param, ctx)
-        problem = destination_problem(value, folder=self.folder)
-        if problem is not None:
-            self.fail(f"{os.fsdecode(value)[:200]}: {problem}", param, ctx)
-        return value
+        check_destination(value, self.what, folder=self.folder)
+        return super().convert(value, param, ctx)
 
 
 class Source(click.Path):

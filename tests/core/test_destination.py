@@ -34,6 +34,7 @@ def test_every_output_option_of_every_command_uses_the_one_destination_check():
             opts = set(getattr(param, "opts", ()))
             if param.name in WRITES or opts & {"--out", "-o"} or (path, param.name) in WRITES_IN:
                 assert isinstance(param.type, Destination), f"{path} {param.name}"
+                assert param.type.what.startswith("the "), f"{path} {param.name}"
                 checked.append(f"{path} {param.name}")
     assert {"run out_dir", "copilot out_dir", "eval out_dir", "view out", "report out_dir",
             "session export out", "session import run_dir", "tips export file"} <= set(checked)

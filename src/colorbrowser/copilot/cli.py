@@ -50,7 +50,7 @@ def has_display() -> bool:
 @click.option("--headed/--headless", default=None,
               help="Show the browser window (default: when a display exists).")
 @click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
-@click.option("--out", "out_dir", type=Destination(folder=True), default=None,
+@click.option("--out", "out_dir", type=Destination("the run folder", folder=True), default=None,
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--linger", type=click.FloatRange(min=0, max=86400), default=0.0,
               help="Keep the panel open this many seconds after the end (to set the "

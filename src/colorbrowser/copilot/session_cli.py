@@ -16,7 +16,7 @@ def session() -> None:
 
 @session.command("export")
 @click.argument("run_dir", type=Source(file_okay=False, path_type=Path))
-@click.argument("out", type=Destination(folder=True, path_type=Path))
+@click.argument("out", type=Destination("the export", folder=True, path_type=Path))
 def export_command(run_dir: Path, out: Path) -> None:
     """Write RUN_DIR to OUT: steps.jsonl (with images), turns.jsonl, meta, result."""
     from colorbrowser.copilot.export import export_session
@@ -26,7 +26,7 @@ def export_command(run_dir: Path, out: Path) -> None:
 
 @session.command("import")
 @click.argument("export", type=Source(file_okay=False, path_type=Path))
-@click.argument("run_dir", type=Destination(folder=True, path_type=Path))
+@click.argument("run_dir", type=Destination("the run folder", folder=True, path_type=Path))
 def import_command(export: Path, run_dir: Path) -> None:
     """Rebuild a run folder RUN_DIR (new or empty) from an export. Everything is checked
     first; a bad export changes nothing."""

@@ -138,7 +138,7 @@ def default_study_dir(suite: str) -> Path:
               show_default=True, help="local worker processes, or Ray actors.")
 @click.option("--ray-address", default=None,
               help="Ray cluster to join (default $RAY_ADDRESS, else a new local one).")
-@click.option("--out", "out_dir", type=Destination(folder=True, path_type=Path),
+@click.option("--out", "out_dir", type=Destination("the study folder", folder=True, path_type=Path),
               default=None, help="Study folder (default studies/<suite>); the same command "
                                  "run again resumes it.")
 @click.option("--agent-config", type=click.Path(dir_okay=False, path_type=Path),

@@ -45,7 +45,8 @@ def _hosts(text: str | None, start: str) -> list[str]:
               help="Browser actions to spend, backtracking included.")
 @click.option("--allow", "allow", default=None,
               help="More hosts the browser may reach (the start host always may).")
-@click.option("--out", "out_dir", type=Destination(folder=True, path_type=Path),
+@click.option("--out", "out_dir",
+              type=Destination("the exploration folder", folder=True, path_type=Path),
               default=None, help="Folder for the exploration (run again to resume).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="ours", show_default=True,
@@ -63,7 +64,8 @@ def _hosts(text: str | None, start: str) -> list[str]:
 @click.option("--max-tasks", type=click.IntRange(min=0), default=MAX_TASKS, show_default=True,
               help="Tasks proved at most, taken in turn from each kind (each proof takes "
                    "a few seconds).")
-@click.option("--kb", "kb_path", type=Destination(folder=False, path_type=Path), default=None,
+@click.option("--kb", "kb_path",
+              type=Destination("the knowledge base", folder=False, path_type=Path), default=None,
               help="Knowledge base whose review queue gets the findings.")
 @click.option("--predictor", type=click.Choice(["rules", "model"]), default="rules",
               show_default=True,

@@ -69,7 +69,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.group("tips")
-@click.option("--db", type=Destination(folder=False, path_type=Path), envvar="COLORBROWSER_KB",
+@click.option("--db", type=Destination("the knowledge base", folder=False, path_type=Path),
+              envvar="COLORBROWSER_KB",
               help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).")
 @click.option("--frozen", is_flag=True, help="Open read-only, as during an evaluation.")
 @click.pass_context
@@ -275,7 +276,8 @@ def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str
 
 
 @tips.command("export")
-@click.argument("file", type=Destination(folder=False, path_type=Path), required=False)
+@click.argument("file", type=Destination("the tips file", folder=False, path_type=Path),
+                required=False)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Default: from the file name, yaml on stdout.")
 @click.option("--site", default=None)
@@ -328,7 +330,8 @@ def _set_store(ctx: click.Context, param: click.Parameter, value) -> None:
 # `colorbrowser tips search --db kb.db ...` works as well as `tips --db kb.db search ...`.
 for _command in tips.commands.values():
     _command.params += [
-        click.Option(["--db"], type=Destination(folder=False, path_type=Path), expose_value=False,
+        click.Option(["--db"], type=Destination("the knowledge base", folder=False, path_type=Path),
+                     expose_value=False,
                      callback=_set_store, help="Knowledge base file (as `tips --db`)."),
         click.Option(["--frozen"], is_flag=True, expose_value=False, callback=_set_store,
                      help="Open read-only (as `tips --frozen`)."),

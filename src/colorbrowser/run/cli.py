@@ -44,7 +44,7 @@ from colorbrowser.safe_text import escape
 @click.option("--summary-budget", type=int, default=None, help="Summary size in tokens.")
 @click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
 @click.option("--max-cost", type=float, default=None, help="Stop when the cost reaches this.")
-@click.option("--out", "out_dir", type=Destination(folder=True), default=None,
+@click.option("--out", "out_dir", type=Destination("the run folder", folder=True), default=None,
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")

@@ -60,7 +60,8 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
 # -- flags shared with `run` ----------------------------------------------------------
 def knowledge_options(f):
     """--knowledge and --kb."""
-    f = click.option("--kb", "kb_path", type=Destination(folder=False, path_type=Path),
+    f = click.option("--kb", "kb_path",
+                     type=Destination("the knowledge base", folder=False, path_type=Path),
                      default=None, help="Knowledge base file (default: $COLORBROWSER_KB or the "
                                         "user data folder).")(f)
     f = click.option("--knowledge", type=click.Choice(KNOWLEDGE_MODES), default=None,

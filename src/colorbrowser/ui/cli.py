@@ -37,7 +37,8 @@ def study_runs(study: Path) -> list[tuple[Path, EpisodeRecord | None]]:
 
 @click.command("view")
 @click.argument("folder", type=Source(path_type=Path))
-@click.option("--out", "out", type=Destination(folder=False, path_type=Path), default=None,
+@click.option("--out", "out", type=Destination("the page", folder=False, path_type=Path),
+              default=None,
               help="Where to write the page (one run folder only; default RUN_DIR/trace.html).")
 def view_command(folder: Path, out: Path | None) -> int:
     """Write FOLDER/trace.html: one episode's steps, screenshots, thoughts and actions in

@@ -149,7 +149,8 @@ def collaboration_table(rows: list[CollaborationRow]) -> Table:
 @click.argument("study", type=Source(path_type=Path))
 @click.option("--compare", "other", type=Source(path_type=Path), default=None,
               metavar="OTHER_STUDY", help="Show per-task differences against this study.")
-@click.option("--out", "out_dir", type=Destination(folder=True, path_type=Path), default=None,
+@click.option("--out", "out_dir",
+              type=Destination("the report folder", folder=True, path_type=Path), default=None,
               help="Folder for report.md and report.html (default: the study folder).")
 @click.option("--thumbnails/--no-thumbnails", default=True, show_default=True,
               help="Embed each episode's final screenshot in report.html.")
