@@ -78,11 +78,14 @@ def destination_problem(path: str | os.PathLike[str], *, folder: bool) -> str | 
     return None
 
 
-def check_destination(path: str | os.PathLike[str], what: str, *, folder: bool) -> None:
-    """Raise one UserError line when ``path`` cannot be a destination (see above)."""
+def check_destination(path: str | os.PathLike[str], what: str, *, folder: bool,
+                      option: str | None = None) -> None:
+    """Raise one UserError line when ``path`` cannot be a destination (see above);
+    ``option`` (``--out``) ends the line, so the person knows which to change."""
     problem = destination_problem(path, folder=folder)
     if problem is not None:
-        raise UserError(f"cannot write {what} {os.fsdecode(path)[:300]}: {problem}")
+        given = f" (given as {option})" if option else ""
+        raise UserError(f"cannot write {what} {os.fsdecode(path)[:300]}: {problem}{given}")
 
 
 class Destination(click.Path):
@@ -96,7 +99,8 @@ class Destination(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> Any:
-        check_destination(value, self.what, folder=self.folder)
+        option = max(param.opts, key=len) if isinstance(param, click.Option) else None
+        check_destination(value, self.what, folder=self.folder, option=option)
         return super().convert(value, param, ctx)
 
 

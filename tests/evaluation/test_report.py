@@ -318,4 +318,5 @@ def test_bad_compare_or_out_folder_is_one_line(capsys, studies, tmp_path):
     target = write(tmp_path / "file", "x")
     code, _, err = run(capsys, "report", str(studies["A"]), "--out", str(target))
     assert code == 2
-    assert err == f"error: cannot write the report folder {target}: it is a file, not a folder\n"
+    assert err == (f"error: cannot write the report folder {target}: it is a file, not a "
+                   "folder (given as --out)\n")
