@@ -36,7 +36,7 @@ JSON_BYTES = 16 * 1024 * 1024  # meta.json, result.json
 LINE_BYTES = 64 * 1024 * 1024  # one step with its two images inlined
 IMAGE_BYTES = 20_000_000  # as ui.images embeds at most
 MAX_DEPTH = 64  # a real step nests 4 deep
-MAX_INT = 2**63 - 1  # what SQLite, JavaScript's JSON readers and numpy hold
+MAX_INT = 2**63 - 1  # 64-bit integers, as SQLite and numpy hold them
 _IMAGE_NAME = re.compile(r"screenshots/[A-Za-z0-9][A-Za-z0-9_-]{0,95}\.(?:png|jpe?g)")
 
 
@@ -68,8 +68,8 @@ def open_plain(path: Path, what: str) -> Iterator[BinaryIO]:
         if not stat.S_ISREG(info.st_mode):
             raise SessionFileError(f"{path} is not a plain file; {what} must be one")
         if info.st_nlink > 1:
-            raise SessionFileError(f"{path} is a hard link to another file; copy the "
-                                   f"{what} as plain files")
+            raise SessionFileError(f"{path} is hard-linked to another name; {what} must "
+                                   "be a file of its own (copy the folder with cp -r)")
         fh = os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
