@@ -194,6 +194,14 @@ def test_lint_flags_a_tip_that_gives_the_agent_orders(text):
     assert found and found[0].severity == "error", lint([tip])
 
 
+def test_lint_reads_a_shortcut_template_as_the_agent_does():
+    tip = Tip(id="t1", site="shop.local", kind="shortcut", text="Search the catalogue.",
+              url_template="http://shop.local/search?q={query}&k={api_key}")
+    assert [f.category for f in lint([tip])] == ["instruction"]
+    plain = tip.model_copy(update={"url_template": "http://shop.local/search?q={query}"})
+    assert lint([plain]) == []
+
+
 @pytest.mark.parametrize("text", ORDINARY)
 def test_lint_leaves_ordinary_site_tips_alone(text):
     tip = Tip(id="t1", site="shop.local", text=text)

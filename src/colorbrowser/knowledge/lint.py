@@ -122,7 +122,8 @@ def _content_checks(tip: Tip) -> list[Finding]:
     # goal or sends data off the site is an error, whoever wrote the file.
     out = [Finding(tip.id, "instruction", f"{message}; a tip must describe the site, never "
                    "give the agent orders", "error")
-           for message in instruction_findings(tip.text, tip.site)]
+           for message in instruction_findings(
+               "\n".join(filter(None, (tip.text, tip.url_template))), tip.site)]
     for regex, what in _QUERY_SPECIFIC:
         if m := regex.search(tip.text):
             out.append(Finding(tip.id, "query-specific",
