@@ -51,6 +51,16 @@ def cli() -> None:
     """Web agents that finish long tasks on real websites."""
 
 
+ERROR_CHARS = 2000  # a message quoting a whole hostile file stays readable
+
+
+def one_line(message: object) -> str:
+    """An error as one line: messages quote names and values from files, which may hold
+    line breaks (a tip id, a path, a page title) or be huge."""
+    text = " ".join(plain(message).split())
+    return text if len(text) <= ERROR_CHARS else text[:ERROR_CHARS - 1] + "…"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user mistakes become one line on stderr and a non-zero exit."""
     try:
@@ -59,13 +69,13 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        click.echo(f"error: {one_line(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
     except UserError as exc:
-        click.echo(f"error: {plain(exc)}", err=True)
+        click.echo(f"error: {one_line(exc)}", err=True)
         sys.exit(2)
     except ColorBrowserError as exc:  # e.g. the browser or the model endpoint failed
-        click.echo(f"error: {plain(exc)}", err=True)  # may quote what an endpoint sent
+        click.echo(f"error: {one_line(exc)}", err=True)  # may quote what an endpoint sent
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

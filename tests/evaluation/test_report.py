@@ -317,4 +317,6 @@ def test_bad_compare_or_out_folder_is_one_line(capsys, studies, tmp_path):
     assert code == 2 and err == f"error: no such study folder: {tmp_path / 'x'}\n"
     target = write(tmp_path / "file", "x")
     code, _, err = run(capsys, "report", str(studies["A"]), "--out", str(target))
-    assert code == 2 and err == f"error: --out {target} is a file; give a folder\n"
+    assert code == 2
+    assert err == (f"error: cannot write the report folder {target}: it is a file, not a "
+                   "folder (given as --out)\n")

@@ -63,6 +63,12 @@ class Redactor:
         return value
 
 
+def _private(path: str, flags: int) -> int:
+    """``open`` opener: new files 0600, like the JSON files ``mkstemp`` makes (pages
+    and screenshots of a run are nobody else's to read)."""
+    return os.open(path, flags, 0o600)
+
+
 def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
     """Write then rename, so readers never see half a file even if we are killed.
     ``indent=None`` for large state no person reads: indenting disables json's C encoder."""
@@ -120,12 +126,13 @@ class Trajectory:
         if not png:
             return None
         path = self.dir / "screenshots" / name
-        path.write_bytes(png)
+        with open(path, "wb", opener=_private) as fh:
+            fh.write(png)
         return f"screenshots/{name}"
 
     def append_step(self, step: Step) -> None:
         line = json_text(self.redactor.obj(step.to_json()))
-        with open(self.steps_path, "a", encoding="utf-8") as fh:
+        with open(self.steps_path, "a", encoding="utf-8", opener=_private) as fh:
             fh.write(line + "\n")
             fh.flush()
             os.fsync(fh.fileno())

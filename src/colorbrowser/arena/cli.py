@@ -13,6 +13,7 @@ from rich.table import Table
 
 from colorbrowser.arena.apps import APPS, select
 from colorbrowser.arena.arena import Arena
+from colorbrowser.destination import Destination
 
 console = Console(stderr=True)
 instance_option = click.option("--instance", "-i", type=click.IntRange(0, 50), default=0,
@@ -159,7 +160,8 @@ def env_command(instance: int) -> None:
 
 @arena.command("write-tasks", hidden=True)
 @click.argument("groups", nargs=-1)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=Destination("the task files folder", folder=True, path_type=Path),
+              default=None,
               help="Folder for the task files (default: the package's own).")
 def write_tasks_command(groups: tuple[str, ...], out: Path | None) -> None:
     """Write the task files and oracle plans from the built snapshots (maintainers)."""
@@ -176,7 +178,7 @@ def write_tasks_command(groups: tuple[str, ...], out: Path | None) -> None:
 @click.option("--tasks", metavar="PATTERNS", help="Comma list of task ids or globs.")
 @click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True,
               help="Eval workers, each with its own arena instance.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", type=Destination("the proofs folder", folder=True, path_type=Path),
               default=Path("studies/arena-prove"), show_default=True,
               help="Folder for the four proof studies and proofs.json.")
 @click.option("--shuffle", type=int, default=None, metavar="SEED",
@@ -204,7 +206,8 @@ def prove_command(apps: tuple[str, ...], tasks: str | None, workers: int, out: P
 
 @arena.command("plans")
 @click.argument("kind", type=click.Choice(["oracle", "null", "wrong", "truncated", "random"]))
-@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", "-o", type=Destination("the replay file", folder=False, path_type=Path),
+              default=None,
               help="Write the replay file here (default: print it).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random agent.")
 @click.option("--steps", type=click.IntRange(1, 100), default=10, show_default=True,

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from colorbrowser.config import load_settings
+from colorbrowser.destination import Destination
 from colorbrowser.errors import BrowserError, UserError
 from colorbrowser.safe_text import plain
 
@@ -15,7 +16,7 @@ from colorbrowser.safe_text import plain
 @click.command("observe")
 @click.argument("url")
 @click.option("--json", "as_json", is_flag=True, help="Print the full observation as JSON.")
-@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--screenshot", type=Destination("the screenshot", folder=False, path_type=Path),
               help="Write the Set-of-Marks PNG to this file.")
 @click.option("--interactive-only", is_flag=True,
               help="Keep only interactive elements and text in the tree.")

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.run.cli import _finish, checked_start, require_start_allowed
 from colorbrowser.run.console import ConsoleHook
@@ -49,7 +50,7 @@ def has_display() -> bool:
 @click.option("--headed/--headless", default=None,
               help="Show the browser window (default: when a display exists).")
 @click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=Destination("the run folder", folder=True), default=None,
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--linger", type=click.FloatRange(min=0, max=86400), default=0.0,
               help="Keep the panel open this many seconds after the end (to set the "

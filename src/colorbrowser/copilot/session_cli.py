@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from colorbrowser.destination import Destination, Source
+
 
 @click.group("session")
 def session() -> None:
@@ -13,8 +15,8 @@ def session() -> None:
 
 
 @session.command("export")
-@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=Source(file_okay=False, path_type=Path))
+@click.argument("out", type=Destination("the export", folder=True, path_type=Path))
 def export_command(run_dir: Path, out: Path) -> None:
     """Write RUN_DIR to OUT: steps.jsonl (with images), turns.jsonl, meta, result."""
     from colorbrowser.copilot.export import export_session
@@ -23,10 +25,11 @@ def export_command(run_dir: Path, out: Path) -> None:
 
 
 @session.command("import")
-@click.argument("export", type=click.Path(file_okay=False, path_type=Path))
-@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("export", type=Source(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=Destination("the run folder", folder=True, path_type=Path))
 def import_command(export: Path, run_dir: Path) -> None:
-    """Rebuild a run folder RUN_DIR from an export."""
+    """Rebuild a run folder RUN_DIR (new or empty) from an export. Everything is checked
+    first; a bad export changes nothing."""
     from colorbrowser.copilot.export import import_session
 
     click.echo(f"imported {import_session(export, run_dir)} steps into {run_dir}")

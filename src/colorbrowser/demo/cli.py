@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from colorbrowser.destination import Destination
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.knowledge.tip import Tip
 from colorbrowser.run.console import print_summary
@@ -48,7 +49,7 @@ def shop_aliases(served_url: str) -> SiteAliases:
 @click.option("--goal", default=DEFAULT_GOAL, show_default=True)
 @model_options
 @click.option("--max-steps", type=int, default=8, show_default=True)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None)
+@click.option("--out", "out_dir", type=Destination("the run folder", folder=True), default=None)
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--knowledge", type=click.Choice(["on", "off"]), default="on", show_default=True,
               help="off: run without the shop's tips (to compare).")

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from colorbrowser.agent.trajectory import slugify
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.episode import run_task_episode
 from colorbrowser.evaluation.task import Task, Validation
@@ -136,12 +137,13 @@ def task_run_dir(root: Path, task_id: str) -> Path:
               help="Comma list of task ids or globs (the suite prefix may be left out).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Episode seed of generated tasks (MiniWoB).")
-@click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--kb", "kb_path",
+              type=Destination("the knowledge base", folder=False, path_type=Path), default=None,
               help="Knowledge base that gets the review queue (default: $COLORBROWSER_KB).")
 @click.option("--max-steps", type=int, default=None, help="Step limit per task.")
 @click.option("--critic-every", type=click.IntRange(min=0), default=None,
               help="Ask the LLM critic after every N-th action (0: never).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", type=Destination("the runs folder", folder=True, path_type=Path),
               default=None, help="Folder for the runs (default runs/adapt-<time>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcomes as JSON on stdout.")

@@ -11,6 +11,7 @@ import click
 from colorbrowser.agent.trajectory import slugify
 from colorbrowser.config import AUTHORITY
 from colorbrowser.datafile import load_toml
+from colorbrowser.destination import Destination
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import TaskEntry
@@ -148,7 +149,7 @@ def default_study_dir(suite: str) -> Path:
               show_default=True, help="local worker processes, or Ray actors.")
 @click.option("--ray-address", default=None,
               help="Ray cluster to join (default $RAY_ADDRESS, else a new local one).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", type=Destination("the study folder", folder=True, path_type=Path),
               default=None, help="Study folder (default studies/<suite>); the same command "
                                  "run again resumes it.")
 @click.option("--agent-config", type=click.Path(dir_okay=False, path_type=Path),

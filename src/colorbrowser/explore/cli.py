@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from colorbrowser.browser.policy import url_host_entries
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.explore.baselines import STRATEGIES
 from colorbrowser.explore.synth import MAX_TASKS
@@ -47,7 +48,8 @@ def allowed_hosts(text: str | None, start: str) -> list[str]:
 @click.option("--allow", "allow", default=None,
               help="More hosts the browser may reach, comma-separated (host or host:port); "
                    "the start URL's host at its port always may.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir",
+              type=Destination("the exploration folder", folder=True, path_type=Path),
               default=None, help="Folder for the exploration (run again to resume).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="ours", show_default=True,
@@ -65,7 +67,8 @@ def allowed_hosts(text: str | None, start: str) -> list[str]:
 @click.option("--max-tasks", type=click.IntRange(min=0), default=MAX_TASKS, show_default=True,
               help="Tasks proved at most, taken in turn from each kind (each proof takes "
                    "a few seconds).")
-@click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--kb", "kb_path",
+              type=Destination("the knowledge base", folder=False, path_type=Path), default=None,
               help="Knowledge base whose review queue gets the findings.")
 @click.option("--predictor", type=click.Choice(["rules", "model"]), default="rules",
               show_default=True,

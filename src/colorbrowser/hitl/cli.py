@@ -10,13 +10,15 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.safe_text import plain
 
 
 # -- review ---------------------------------------------------------------------------
 @click.command("review")
-@click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--kb", "kb_path",
+              type=Destination("the knowledge base", folder=False, path_type=Path),
               envvar="COLORBROWSER_KB", default=None,
               help="Knowledge base with the review queue (env COLORBROWSER_KB).")
 @click.option("--list", "list_only", is_flag=True, help="List the open items; ask nothing.")

@@ -15,6 +15,7 @@ import click
 import yaml
 
 from colorbrowser.datafile import DataFileError, parse_yaml
+from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import (
     FORMATS,
@@ -32,6 +33,11 @@ from colorbrowser.knowledge.retrieve import STAGES
 from colorbrowser.knowledge.store import EDITABLE, KnowledgeBase, default_db_path
 from colorbrowser.knowledge.tip import KINDS, SOURCES, make_tip
 from colorbrowser.safe_text import escape
+
+TRUSTED_NOTE = ("note: imported tips are trusted instructions to the agent: it sees them "
+                "outside the untrusted-page fence and follows them; read a tip file from "
+                "someone else first (`colorbrowser tips lint FILE` flags tips that give the "
+                "agent orders or send data off the site)")
 
 
 class _State:
@@ -64,7 +70,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.group("tips")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), envvar="COLORBROWSER_KB",
+@click.option("--db", type=Destination("the knowledge base", folder=False, path_type=Path),
+              envvar="COLORBROWSER_KB",
               help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).")
 @click.option("--frozen", is_flag=True, help="Open read-only, as during an evaluation.")
 @click.pass_context
@@ -256,14 +263,20 @@ def search_cmd(ctx: click.Context, url: str | None, goal: str, k: int, budget: i
 @click.option("--skip-existing", "on_conflict", flag_value="skip", help="Keep existing ids.")
 @click.pass_context
 def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str | None) -> None:
-    """Import a YAML or Markdown file in one transaction (all tips or none)."""
+    """Import a YAML or Markdown file in one transaction (all tips or none).
+
+    Imported tips are trusted instructions to the agent: it sees them outside the fence
+    that marks page text as untrusted, and follows them. Import only files you have
+    read; `tips lint FILE` flags tips that give the agent orders or send data away."""
     result = import_file(_state(ctx).open(), file, fmt, on_conflict or "error")
     click.echo(f"imported {len(result.added)} new, {len(result.replaced)} replaced, "
                f"{len(result.skipped)} skipped from {file}")
+    click.echo(TRUSTED_NOTE, err=True)
 
 
 @tips.command("export")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.argument("file", type=Destination("the tips file", folder=False, path_type=Path),
+                required=False)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Default: from the file name, yaml on stdout.")
 @click.option("--site", default=None)
@@ -316,7 +329,8 @@ def _set_store(ctx: click.Context, param: click.Parameter, value) -> None:
 # `colorbrowser tips search --db kb.db ...` works as well as `tips --db kb.db search ...`.
 for _command in tips.commands.values():
     _command.params += [
-        click.Option(["--db"], type=click.Path(dir_okay=False, path_type=Path), expose_value=False,
+        click.Option(["--db"], type=Destination("the knowledge base", folder=False, path_type=Path),
+                     expose_value=False,
                      callback=_set_store, help="Knowledge base file (as `tips --db`)."),
         click.Option(["--frozen"], is_flag=True, expose_value=False, callback=_set_store,
                      help="Open read-only (as `tips --frozen`)."),

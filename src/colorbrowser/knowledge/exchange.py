@@ -92,9 +92,14 @@ def dumps(tips: Iterable[Tip], fmt: str = "yaml", *, stats: bool = True) -> str:
 
 def loads(text: str, fmt: str = "yaml", source: str = "<text>", *, check: bool = True
           ) -> list[Tip]:
-    if fmt == "md":
-        return load_markdown(text, source, check=check)
-    return load_yaml(text, source, check=check)
+    try:
+        if fmt == "md":
+            return load_markdown(text, source, check=check)
+        return load_yaml(text, source, check=check)
+    except (ValueError, OverflowError) as exc:  # a date like 2024-02-30, 5,000 digits
+        raise TipFileError(f"{source}: {' '.join(str(exc).split())[:200]}") from None
+    except RecursionError:
+        raise TipFileError(f"{source}: nested too deeply") from None
 
 
 def read_tips_file(path: str | Path, fmt: str | None = None, *, check: bool = True) -> list[Tip]:
@@ -250,8 +255,9 @@ def _md_stats(value: str, where: str) -> dict[str, int]:
     out = {}
     for part in filter(None, (p.strip() for p in value.split(","))):
         name, _, number = part.partition(" ")
-        if not number.strip().isdigit():
-            raise TipFileError(f"{where}: stats look like 'retrieved 3, successes 1, failures 0'")
+        if not re.fullmatch(r"[0-9]{1,15}", number.strip()):  # not "²", not 5,000 digits
+            raise TipFileError(f"{where}: stats look like 'retrieved 3, successes 1, failures 0'"
+                               " (counts of at most 15 digits)")
         out[name] = int(number)
     return out
 

@@ -1,9 +1,11 @@
 """Checks that keep the knowledge base site-level and honest.
 
 A good tip describes how a site works for every task on it ("to add any item to
-the cart, select a size first"); a bad one replays one task ("buy the red socks")
-or games a grader. The heuristics are deliberately simple and explainable: each
-finding says which words triggered it, and a person decides.
+the cart, select a size first"); a bad one replays one task ("buy the red socks"),
+games a grader, or gives the agent orders (``instruction``: tips are shown as trusted
+instructions, so a tip file from someone else may carry a prompt injection). The
+heuristics are deliberately simple and explainable: each finding says which words
+triggered it, and a person decides.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Literal
 
 from colorbrowser.knowledge.embed import embedding_text
+from colorbrowser.knowledge.injection import instruction_findings
 from colorbrowser.knowledge.patterns import (
     REGEX_PREFIX,
     PatternError,
@@ -29,8 +32,9 @@ from colorbrowser.linear_regex import nested_quantifier
 if TYPE_CHECKING:
     from colorbrowser.knowledge.embed import Embedder
 
-Category = Literal["pattern", "query-specific", "grader", "duplicate"]
-CATEGORIES: tuple[str, ...] = ("pattern", "query-specific", "grader", "duplicate")
+Category = Literal["pattern", "instruction", "query-specific", "grader", "duplicate"]
+CATEGORIES: tuple[str, ...] = ("pattern", "instruction", "query-specific", "grader",
+                               "duplicate")
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,12 @@ def _words(text: str) -> set[str]:
 
 
 def _content_checks(tip: Tip) -> list[Finding]:
-    out = []
+    # Tips are trusted instructions to the agent: text that orders it away from its
+    # goal or sends data off the site is an error, whoever wrote the file.
+    out = [Finding(tip.id, "instruction", f"{message}; a tip must describe the site, never "
+                   "give the agent orders", "error")
+           for message in instruction_findings(
+               "\n".join(filter(None, (tip.text, tip.url_template))), tip.site)]
     for regex, what in _QUERY_SPECIFIC:
         if m := regex.search(tip.text):
             out.append(Finding(tip.id, "query-specific",

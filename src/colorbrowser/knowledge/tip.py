@@ -24,6 +24,7 @@ KINDS: tuple[str, ...] = ("tip", "shortcut")
 SOURCES: tuple[str, ...] = ("person", "exploration", "import")
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+MAX_COUNT = 10**12  # far above any real use, far below SQLite's 64-bit integers
 _SITE = re.compile(r"^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$")
 
 
@@ -36,7 +37,8 @@ def now() -> datetime:
 
 
 def format_time(value: datetime) -> str:
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # isoformat, not strftime: glibc writes year 1 as "1", which no parser reads back
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def new_tip_id(site: str) -> str:
@@ -62,9 +64,9 @@ class TipStats(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    retrieved: int = Field(0, ge=0)
-    successes: int = Field(0, ge=0)
-    failures: int = Field(0, ge=0)
+    retrieved: int = Field(0, ge=0, le=MAX_COUNT)
+    successes: int = Field(0, ge=0, le=MAX_COUNT)
+    failures: int = Field(0, ge=0, le=MAX_COUNT)
 
     @property
     def empty(self) -> bool:
@@ -141,7 +143,10 @@ class Tip(BaseModel):
     def _utc(cls, value: datetime) -> datetime:
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
-        return value.astimezone(UTC).replace(microsecond=0)
+        try:
+            return value.astimezone(UTC).replace(microsecond=0)
+        except OverflowError:  # 0001-01-01 east of UTC, 9999-12-31 west of it
+            raise ValueError("date out of range (years 1 to 9999, in UTC)") from None
 
     @model_validator(mode="after")
     def _shape(self) -> Tip:

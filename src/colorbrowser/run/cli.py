@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from colorbrowser.destination import Destination, Source
 from colorbrowser.errors import UserError
 from colorbrowser.run.console import ConsoleHook, print_summary
 from colorbrowser.run.factory import build_episode, new_run_dir
@@ -44,7 +45,7 @@ from colorbrowser.safe_text import escape
 @click.option("--summary-budget", type=int, default=None, help="Summary size in tokens.")
 @click.option("--max-steps", type=int, default=None, help="Step limit (default 30).")
 @click.option("--max-cost", type=float, default=None, help="Stop when the cost reaches this.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=Destination("the run folder", folder=True), default=None,
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
@@ -138,7 +139,7 @@ def _finish(console: Console, episode, result, as_json: bool) -> int:
 
 
 @click.command("resume")
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=Source(file_okay=False))
 @model_options
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from colorbrowser.config import load_settings
+from colorbrowser.destination import Destination
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -59,7 +60,8 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
 # -- flags shared with `run` ----------------------------------------------------------
 def knowledge_options(f):
     """--knowledge and --kb."""
-    f = click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=Path),
+    f = click.option("--kb", "kb_path",
+                     type=Destination("the knowledge base", folder=False, path_type=Path),
                      default=None, help="Knowledge base file (default: $COLORBROWSER_KB or the "
                                         "user data folder).")(f)
     f = click.option("--knowledge", type=click.Choice(KNOWLEDGE_MODES), default=None,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from colorbrowser.destination import Destination, Source
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, read_records
 from colorbrowser.ui.images import inside
@@ -35,8 +36,9 @@ def study_runs(study: Path) -> list[tuple[Path, EpisodeRecord | None]]:
 
 
 @click.command("view")
-@click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.argument("folder", type=Source(path_type=Path))
+@click.option("--out", "out", type=Destination("the page", folder=False, path_type=Path),
+              default=None,
               help="Where to write the page (one run folder only; default RUN_DIR/trace.html).")
 def view_command(folder: Path, out: Path | None) -> int:
     """Write FOLDER/trace.html: one episode's steps, screenshots, thoughts and actions in

@@ -20,6 +20,7 @@ import jinja2
 from rich.console import Console
 from rich.table import Table
 
+from colorbrowser.destination import Destination, Source
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.collaboration import CollaborationRow, collaboration
 from colorbrowser.evaluation.collaboration import markdown as collaboration_markdown
@@ -145,10 +146,11 @@ def collaboration_table(rows: list[CollaborationRow]) -> Table:
 
 
 @click.command("report")
-@click.argument("study", type=click.Path(path_type=Path))
-@click.option("--compare", "other", type=click.Path(path_type=Path), default=None,
+@click.argument("study", type=Source(path_type=Path))
+@click.option("--compare", "other", type=Source(path_type=Path), default=None,
               metavar="OTHER_STUDY", help="Show per-task differences against this study.")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+@click.option("--out", "out_dir",
+              type=Destination("the report folder", folder=True, path_type=Path), default=None,
               help="Folder for report.md and report.html (default: the study folder).")
 @click.option("--thumbnails/--no-thumbnails", default=True, show_default=True,
               help="Embed each episode's final screenshot in report.html.")
