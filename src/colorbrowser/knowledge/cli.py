@@ -22,7 +22,6 @@ from colorbrowser.knowledge.exchange import (
     TipFileError,
     detect_format,
     dumps,
-    import_file,
     read_tips_file,
     tip_from_dict,
     tip_to_dict,
@@ -32,7 +31,7 @@ from colorbrowser.knowledge.lint import lint as lint_tips
 from colorbrowser.knowledge.retrieve import STAGES
 from colorbrowser.knowledge.store import EDITABLE, KnowledgeBase, default_db_path
 from colorbrowser.knowledge.tip import KINDS, SOURCES, make_tip
-from colorbrowser.safe_text import escape
+from colorbrowser.safe_text import escape, plain
 
 TRUSTED_NOTE = ("note: imported tips are trusted instructions to the agent: it sees them "
                 "outside the untrusted-page fence and follows them; read a tip file from "
@@ -268,10 +267,16 @@ def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str
     Imported tips are trusted instructions to the agent: it sees them outside the fence
     that marks page text as untrusted, and follows them. Import only files you have
     read; `tips lint FILE` flags tips that give the agent orders or send data away."""
-    result = import_file(_state(ctx).open(), file, fmt, on_conflict or "error")
+    found = read_tips_file(file, fmt)
+    result = _state(ctx).open().add_many(found, on_conflict=on_conflict or "error")
     click.echo(f"imported {len(result.added)} new, {len(result.replaced)} replaced, "
                f"{len(result.skipped)} skipped from {file}")
     click.echo(TRUSTED_NOTE, err=True)
+    stored = set(result.added) | set(result.replaced)
+    orders = [f for f in lint_tips([t for t in found if t.id in stored])
+              if f.category == "instruction"]
+    for finding in orders:
+        click.echo(f"warning: tip {finding.tip_id} {plain(finding.message)}", err=True)
 
 
 @tips.command("export")
