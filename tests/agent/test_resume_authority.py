@@ -10,6 +10,7 @@ pages). Real Chromium, a real local site; the models are scripted endpoints.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import stat
 import threading
@@ -225,3 +226,17 @@ def test_cookies_of_the_wrong_shape_are_left_out_and_the_run_goes_on(tmp_path, m
     assert "Traceback" not in capsys.readouterr().err
     assert "cookies and storage" in seen[0]  # the Operator is told what was not restored
     assert json.loads((run / "result.json").read_text())["answer"] == "looked"
+
+
+@pytest.mark.parametrize("name", ["meta.json", "checkpoints/0001.json"])
+def test_a_pipe_in_place_of_a_run_file_is_refused_without_waiting(tmp_path, capsys, name):
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "meta.json").write_text(json.dumps({"goal": "g", "start_url": "http://x/"}))
+    (run / "steps.jsonl").write_text(json.dumps({"step": 1, "action": "scroll(0, 1)"}) + "\n")
+    (run / name).unlink(missing_ok=True)
+    os.mkfifo(run / name)  # reading it would wait for a writer forever
+    with pytest.raises(SystemExit) as exit_info:
+        main(["resume", str(run), "--base-url", "http://127.0.0.1:9/v1"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "not a file" in err and len(err.strip().splitlines()) == 1

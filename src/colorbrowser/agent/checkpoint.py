@@ -63,6 +63,8 @@ class ResumePoint:
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a folder, or a pipe that never ends
+        raise UserError(f"{path} is damaged: not a file")
     try:
         data = parse_json(path.read_bytes(), str(path))
     except FileNotFoundError:
