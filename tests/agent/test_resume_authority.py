@@ -228,7 +228,8 @@ def test_cookies_of_the_wrong_shape_are_left_out_and_the_run_goes_on(tmp_path, m
     assert json.loads((run / "result.json").read_text())["answer"] == "looked"
 
 
-@pytest.mark.parametrize("name", ["meta.json", "checkpoints/0001.json"])
+@pytest.mark.parametrize("name", ["meta.json", "checkpoints/0001.json", "steps.jsonl",
+                                  "pending.json"])
 def test_a_pipe_in_place_of_a_run_file_is_refused_without_waiting(tmp_path, capsys, name):
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)

@@ -115,6 +115,8 @@ def load(run_dir: Path) -> ResumePoint:
     meta = _read_json(run_dir / "meta.json", "run metadata")
     if (run_dir / "result.json").exists():
         raise UserError(f"the run in {run_dir} already finished; nothing to resume")
+    if (run_dir / "steps.jsonl").exists() and not (run_dir / "steps.jsonl").is_file():
+        raise UserError(f"{run_dir / 'steps.jsonl'} is damaged: not a file")
     steps = load_steps(run_dir)
     committed = len(steps)
     _trim_steps(run_dir, committed)
