@@ -1,4 +1,8 @@
-"""Which endpoint a resumed run may send the person's API key to."""
+"""Which endpoint a resumed run talks to, and where the person's API key goes.
+
+A run folder can be mailed around, so the endpoint it names is used only when the
+folder's seal proves the person's own key was used with it; otherwise the person's
+current settings decide (and with none, the offline model)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from pydantic import SecretStr
 
 from colorbrowser.config import Settings
 from colorbrowser.run.factory import settings_snapshot
-from colorbrowser.run.resume import foreign_endpoint, settings_for_resume
+from colorbrowser.run.resume import resume_settings, settings_for_resume
 
 ENDPOINT = "http://127.0.0.1:9/v1"
 
@@ -36,19 +40,25 @@ def test_the_key_goes_back_to_the_endpoint_the_same_key_was_used_with():
     resumed = settings_for_resume(saved_run("sk-a"), person_with("sk-a"))
     assert resumed.model.base_url == ENDPOINT
     assert resumed.model.api_key.get_secret_value() == "sk-a"
-    assert foreign_endpoint(saved_run("sk-a"), person_with("sk-a")) is None
+    assert resume_settings(saved_run("sk-a"), person_with("sk-a"))[1] == []  # nothing differs
 
 
-def test_a_folder_sealed_with_another_key_gets_none():
-    resumed = settings_for_resume(saved_run("sk-someone-else"), person_with("sk-mine"))
-    assert resumed.model.api_key is None
-    assert foreign_endpoint(saved_run("sk-someone-else"), person_with("sk-mine")) == ENDPOINT
+def test_a_folder_sealed_with_another_key_is_not_talked_to():
+    resumed, changes = resume_settings(saved_run("sk-someone-else"), person_with("sk-mine"))
+    assert resumed.model.base_url is None  # the person's settings: the offline model
+    assert len(changes) == 1 and changes[0].startswith("model.base_url: the run folder says")
+    assert f"--base-url {ENDPOINT}" in changes[0]
+
+
+def test_an_unsealed_folder_endpoint_is_not_talked_to_even_without_a_key():
+    resumed = settings_for_resume(saved_run(None), person_with(None))
+    assert resumed.model.base_url is None
 
 
 def test_an_endpoint_edited_into_the_folder_breaks_the_seal():
     meta = saved_run("sk-a")
     meta["settings"]["model"]["base_url"] = "http://127.0.0.1:8/v1"
-    assert settings_for_resume(meta, person_with("sk-a")).model.api_key is None
+    assert settings_for_resume(meta, person_with("sk-a")).model.base_url is None
 
 
 def test_an_endpoint_the_person_names_now_always_gets_the_key():

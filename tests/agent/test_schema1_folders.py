@@ -96,25 +96,29 @@ def test_a_damaged_old_line_keeps_what_it_can(tmp_path, broken):
 
 def test_resume_sends_the_key_only_to_an_endpoint_the_person_names(tmp_path, monkeypatch,
                                                                    pages_url, capsys):
-    """A run folder is a file anyone could have written: its base_url gets no key unless
-    the person names that endpoint again."""
+    """A run folder is a file anyone could have written: its base_url is not talked to
+    unless the person names that endpoint again; their own settings decide."""
     from tests.llm.llm_fake_server import fake_endpoint, ok
 
     key = "sk-mine-only-7788"
     monkeypatch.setenv("OPENAI_API_KEY", key)
+    replies = [ok("<think>done</think><action>stop('x')</action>")] * 8
     for named in (False, True):
         run = killed_after_first_step(copy_fixture("run", tmp_path / str(named), pages_url))
-        with fake_endpoint([ok("<think>done</think><action>stop('x')</action>")] * 8) as server:
+        with fake_endpoint(replies) as theirs, fake_endpoint(replies) as mine:
+            monkeypatch.setenv("OPENAI_BASE_URL", mine.url)  # the person's own endpoint
             meta = json.loads((run / "meta.json").read_text())
-            meta["settings"]["model"]["base_url"] = server.url
+            meta["settings"]["model"]["base_url"] = theirs.url
             meta["settings"]["agent"]["memory"] = "none"
             (run / "meta.json").write_text(json.dumps(meta))
-            args = ["resume", str(run)] + (["--base-url", server.url] if named else [])
+            args = ["resume", str(run)] + (["--base-url", theirs.url] if named else [])
             run_cli(*args)
-            auth = [r.headers.get("authorization") for r in server.chat_requests]
-        assert auth, "the resumed run asked its model"
+            auth = [r.headers.get("authorization") for r in theirs.chat_requests]
+            own = [r.headers.get("authorization") for r in mine.chat_requests]
         if named:
-            assert auth == [f"Bearer {key}"] * len(auth)
+            assert auth and auth == [f"Bearer {key}"] * len(auth) and not own
         else:
-            assert all(key not in (a or "") for a in auth)
-            assert "not sent to" in capsys.readouterr().err
+            assert auth == [], "the folder's endpoint was asked"
+            assert own and own == [f"Bearer {key}"] * len(own)
+            err = " ".join(capsys.readouterr().err.split())
+            assert f"model.base_url: the run folder says '{theirs.url}'" in err

@@ -10,13 +10,13 @@ that the action may already have taken effect instead of silently repeating it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from colorbrowser.agent.state import EpisodeState
 from colorbrowser.agent.trajectory import Trajectory, load_steps
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError
 from colorbrowser.protocols import Restorable
 from colorbrowser.steps import Step
@@ -63,15 +63,32 @@ class ResumePoint:
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a folder, or a pipe that never ends
+        raise UserError(f"{path} is damaged: not a file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_bytes(), str(path))
     except FileNotFoundError:
         raise UserError(f"{path.parent} has no {what} ({path.name} is missing)") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path} is damaged: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except DataFileError as exc:
+        raise UserError(f"{path} is damaged: {exc.problem}") from None
     if not isinstance(data, dict):
         raise UserError(f"{path} is damaged: expected a JSON object")
     return data
+
+
+def _check_browser(browser: dict[str, Any] | None, path: Path) -> None:
+    """Tabs as a list of addresses, the active one as a number, storage as an object."""
+    if browser is None:
+        return
+    tabs, active = browser.get("tabs") or [], browser.get("active") or 0
+    if not isinstance(tabs, list) or not all(isinstance(t, str) for t in tabs):
+        raise UserError(f"{path} is damaged: the browser's tabs are not a list of addresses")
+    if not isinstance(active, int) or isinstance(active, bool) or active < 0:
+        raise UserError(f"{path} is damaged: the browser's active tab is not a number")
+    if not isinstance(browser.get("storage", {}), dict | None):
+        raise UserError(f"{path} is damaged: the browser's storage is not a JSON object")
 
 
 def _state(data: dict[str, Any], path: Path, step: int) -> EpisodeState:
@@ -98,6 +115,8 @@ def load(run_dir: Path) -> ResumePoint:
     meta = _read_json(run_dir / "meta.json", "run metadata")
     if (run_dir / "result.json").exists():
         raise UserError(f"the run in {run_dir} already finished; nothing to resume")
+    if (run_dir / "steps.jsonl").exists() and not (run_dir / "steps.jsonl").is_file():
+        raise UserError(f"{run_dir / 'steps.jsonl'} is damaged: not a file")
     steps = load_steps(run_dir)
     committed = len(steps)
     _trim_steps(run_dir, committed)
@@ -118,6 +137,7 @@ def load(run_dir: Path) -> ResumePoint:
     for key in ("memory", "browser"):
         if not isinstance(data.get(key), dict | None):
             raise UserError(f"{path} is damaged: {key} is not a JSON object")
+    _check_browser(data.get("browser"), path)
     return ResumePoint(
         meta=meta,
         state=_state(data, path, committed),

@@ -15,6 +15,7 @@ from colorbrowser.arena.apps import APPS
 from colorbrowser.arena.arena import Arena
 from colorbrowser.arena.build import SnapshotMeta, auth_file
 from colorbrowser.arena.tasks.sites import SITES, STATE_SUFFIX, merge_states, sites_in_state_name
+from colorbrowser.datafile import load_json
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.configured import AUTH_DIR_VAR
 from colorbrowser.evaluation.dbmatch import db_var
@@ -71,9 +72,9 @@ def states_named_in(files: Iterable[Path]) -> set[str]:
     wanted = set()
     for path in files:
         try:
-            items = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue  # the loader reports a broken file in one line
+            items = load_json(path, "task file")
+        except UserError:
+            continue  # the task loader reports a broken file in one line
         for item in items if isinstance(items, list) else [items]:
             if isinstance(item, dict) and isinstance(item.get("storage_state"), str):
                 wanted.add(Path(item["storage_state"]).name)

@@ -164,9 +164,10 @@ class BrowserEnv:
         return self._snapshot.to_json()
 
     def restore(self, data: dict[str, Any]) -> Observation:
-        """Rebuild the browser from ``snapshot()`` output (e.g. when resuming a run)."""
+        """Rebuild the browser from ``snapshot()`` output read back from a run folder
+        (resuming): its tabs open only where the agent's own actions could go."""
         snap = Snapshot.from_json(data)
-        failed = restore_snapshot(self.session, snap)
+        failed = restore_snapshot(self.session, snap, web_only=True)
         self._snapshot = snap
         self._last = None
         self._pending_error = None

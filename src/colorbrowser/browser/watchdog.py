@@ -57,14 +57,30 @@ def take_snapshot(session: BrowserSession) -> Snapshot:
     return Snapshot(urls, active, session.storage_state(), time.monotonic())
 
 
-def restore_snapshot(session: BrowserSession, snap: Snapshot) -> list[str]:
-    """Start a fresh browser context from a snapshot; returns URLs that did not load."""
+def restore_snapshot(session: BrowserSession, snap: Snapshot, *,
+                     web_only: bool = False) -> list[str]:
+    """Start a fresh browser context from a snapshot; returns URLs that did not load.
+
+    ``web_only``: the snapshot comes from a file (a run folder to resume), so its tabs
+    pass the policy for the agent's own targets (web pages only), not the one for pages
+    a person trusted in this process; a tab that does not stays blank."""
     session.close()
-    session.start(storage_state=snap.storage or None)
+    storage = _web_storage(snap.storage) if web_only else snap.storage or None
     failed = []
+    try:
+        session.start(storage_state=storage)
+    except PlaywrightError as exc:  # cookies or storage of the wrong shape: a damaged file
+        if storage is None:
+            raise
+        session.close()
+        session.start()
+        failed.append(f"the cookies and storage ({first_line(exc)})")
     first = session.page
     for i, url in enumerate(snap.tabs or ["about:blank"]):
         page = first if i == 0 else session.new_tab()
+        if web_only and (reason := session.policy.refuse_target(url)):
+            failed.append(f"{url} ({reason})")
+            continue
         if session.policy.reloadable(url):
             try:
                 page.goto(url, wait_until="domcontentloaded")
@@ -73,6 +89,16 @@ def restore_snapshot(session: BrowserSession, snap: Snapshot) -> list[str]:
     with contextlib.suppress(IndexError):
         session.focus_tab(min(snap.active, len(session.pages) - 1))
     return failed
+
+
+def _web_storage(storage: dict[str, Any]) -> dict[str, Any] | None:
+    """Cookies, and the local storage of web origins only."""
+    if not storage:
+        return None
+    origins = [o for o in storage.get("origins") or []
+               if isinstance(o, dict) and str(o.get("origin", "")).startswith(("http://",
+                                                                                "https://"))]
+    return {**storage, "origins": origins}
 
 
 def revive(session: BrowserSession, snap: Snapshot | None) -> str:

@@ -4,11 +4,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.evaluation.records import EpisodeRecord
 
 
@@ -35,8 +35,8 @@ def _metrics(study: Path, record: EpisodeRecord) -> dict[str, Any] | None:
     if not path.is_relative_to(study.resolve()) or not path.is_file():
         return None
     try:
-        found = json.loads(path.read_text("utf-8")).get("copilot")
-    except (OSError, ValueError, AttributeError):
+        found = parse_json(path.read_bytes(), str(path)).get("copilot")
+    except (OSError, DataFileError, AttributeError):
         return None
     return found if isinstance(found, dict) else None
 

@@ -15,19 +15,29 @@ from colorbrowser.agent import checkpoint
 from colorbrowser.agent.loop import Episode
 from colorbrowser.agent.state import now_iso
 from colorbrowser.agent.trajectory import lock_run_dir
-from colorbrowser.config import Settings
+from colorbrowser.config import AUTHORITY, Settings
+from colorbrowser.datafile import one_line
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.protocols import Hook, Restorable
 from colorbrowser.run.factory import build_episode, key_seal
 
 
 def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
-    """The run's own behaviour settings, with endpoint and key from the current setup.
+    """The run's own behaviour settings; whatever is authority comes from the current setup.
 
-    The key was masked when the run was saved, so it must come from the environment
-    again; everything that shapes the agent's behaviour comes from the run itself.
+    See ``resume_settings``, which also says what differed from the run folder."""
+    return resume_settings(meta, current)[0]
+
+
+def resume_settings(meta: dict[str, Any], current: Settings) -> tuple[Settings, list[str]]:
+    """The run's behaviour settings (steps, memory, prompts' limits...), with the browser
+    executable, trusted pages, debug port, paths, keys and endpoints from the current
+    settings: a run folder can be mailed around, so it chooses none of them. Also one
+    line per setting where the folder said otherwise, for the person to see.
     """
     saved = json.loads(json.dumps(meta.get("settings") or {}))
+    if not isinstance(saved, dict):
+        raise ConfigError("meta.json settings are damaged: not a JSON object")
     seals: dict[str, Any] = {}
     for name in ("model", "summarizer_model"):
         section = saved.get(name)
@@ -38,44 +48,69 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
         settings = Settings.model_validate(saved)
     except ValidationError as exc:
         raise ConfigError(f"meta.json settings are damaged: {exc.errors()[0]['msg']}") from None
-    model = settings.model.model_copy()
-    if current.model.base_url and current.model.base_url != model.base_url:
-        model.base_url = current.model.base_url
-    model.api_key = _key_for(model.base_url, current, seals.get("model"))
-    settings.model = model
-    if settings.summarizer_model is not None:
-        summarizer = settings.summarizer_model
-        summarizer.api_key = _key_for(summarizer.base_url, current,
-                                      seals.get("summarizer_model"))
+    changes = _endpoints(settings, current, seals)
+    for (section, key), how in AUTHORITY.items():
+        own = getattr(settings, section)
+        if own is None or key == "api_key":
+            continue
+        now = getattr(getattr(current, section), key)
+        was = getattr(own, key)
+        if section == "browser" and key == "allow_hosts" and not now:
+            continue  # a list in the folder only narrows "any host"
+        if was != now:
+            changes.append(f"{section}.{key}: the run folder says {_shown(was)}; resuming "
+                           f"with your settings ({_shown(now)}); to change them, {how}")
+            setattr(own, key, now)
     settings.paths = current.paths
-    return settings
+    return settings, changes
 
 
-def _key_for(base_url: str | None, current: Settings, seal: Any) -> Any:
-    """The person's key goes to an endpoint they name now, or to one the run folder
-    proves this same key was used with (its seal); a base_url read from a folder that
-    anyone could have written gets none of its own accord."""
+def _endpoints(settings: Settings, current: Settings, seals: dict[str, Any]) -> list[str]:
+    """Endpoints and keys: the person's current endpoint; with none named, the run's
+    own endpoint only when the folder's seal proves the person's own key was used with
+    it; otherwise the offline model. The key goes only with the person's endpoints."""
+    changes = []
     key = current.model.api_key
-    if base_url is None or base_url == current.model.base_url or _sealed(key, base_url, seal):
-        return key
-    return None
+    model = settings.model
+    was = model.base_url
+    if current.model.base_url or not (was and _sealed(key, was, seals.get("model"))):
+        model.base_url = current.model.base_url
+    model.api_key = key
+    if was != model.base_url:
+        model.model = current.model.model  # a name at the run's endpoint means nothing here
+        changes.append(_endpoint_change("model", was, model.base_url))
+    summarizer = settings.summarizer_model
+    if summarizer is not None:
+        was = summarizer.base_url
+        mine = current.summarizer_model
+        if mine is not None and mine.base_url:
+            summarizer.base_url, summarizer.api_key = mine.base_url, mine.api_key
+        elif not (was and _sealed(key, was, seals.get("summarizer_model"))):
+            summarizer.base_url, summarizer.api_key = model.base_url, model.api_key
+        else:
+            summarizer.api_key = key
+        if was != summarizer.base_url:
+            changes.append(_endpoint_change("summarizer_model", was, summarizer.base_url))
+    return changes
+
+
+def _endpoint_change(section: str, was: str | None, now: str | None) -> str:
+    where = _shown(now) if now else "the offline model"
+    again = f"; pass --base-url {was} to use it" if was and section == "model" else ""
+    return (f"{section}.base_url: the run folder says {_shown(was)}; resuming with your "
+            f"settings ({where}){again}")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Path):
+        value = str(value)
+    return one_line(repr(value) if value is not None else "none", 120)
 
 
 def _sealed(key: Any, base_url: str, seal: Any) -> bool:
     if key is None or not isinstance(seal, str):
         return False
     return hmac.compare_digest(key_seal(key.get_secret_value(), base_url), seal)
-
-
-def foreign_endpoint(meta: dict[str, Any], current: Settings) -> str | None:
-    """The run's own endpoint when it will be used without the person's key."""
-    saved = (meta.get("settings") or {}).get("model") or {}
-    url = saved.get("base_url") if isinstance(saved, dict) else None
-    if not url or current.model.base_url or current.model.api_key is None:
-        return None
-    if _sealed(current.model.api_key, str(url), saved.get("key_seal")):
-        return None
-    return str(url)
 
 
 def resume_episode(
@@ -91,10 +126,9 @@ def resume_episode(
     if Path(run_dir).is_dir():  # before load(), which trims a torn line in steps.jsonl
         lock_run_dir(run_dir, stack)
     point = checkpoint.load(run_dir)
-    settings = settings_for_resume(point.meta, current)
-    if (url := foreign_endpoint(point.meta, current)) and notice is not None:
-        notice(f"your API key is not sent to {url}, which comes from the run folder; "
-               f"pass --base-url {url} to send it there")
+    settings, changes = resume_settings(point.meta, current)
+    for change in changes if notice is not None else ():
+        notice(change)
     if headed:
         settings.browser.headless = False
     episode = build_episode(
@@ -114,7 +148,8 @@ def resume_episode(
             "have taken effect. Check the page before doing it again."
         )
     meta = dict(point.meta)
-    meta.setdefault("resumed", []).append({"at": now_iso(), "from_step": point.state.step})
+    meta.setdefault("resumed", []).append({"at": now_iso(), "from_step": point.state.step,
+                                           "settings_changed": changes})
     if episode.trajectory:
         episode.trajectory.write_meta(meta)
     return episode

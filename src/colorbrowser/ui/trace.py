@@ -88,6 +88,9 @@ def read_json(path: Path, notices: list[str]) -> dict[str, Any]:
     """A JSON object, or {} (with a notice when the file exists but is unreadable)."""
     if not path.exists():
         return {}
+    if not path.is_file():  # a folder, or a pipe that would be read forever
+        notices.append(f"{path.name} could not be read (not a file)")
+        return {}
     try:
         data = parse_json(path.read_bytes(), path.name)
     except OSError as exc:
@@ -103,6 +106,9 @@ def read_step_lines(path: Path, notices: list[str]) -> list[Step]:
     """Steps up to the first unreadable line; a crash mid-write tears only the last."""
     if not path.exists():
         notices.append("steps.jsonl is missing: no step was recorded")
+        return []
+    if not path.is_file():  # a folder, or a pipe that would be read forever
+        notices.append("steps.jsonl could not be read (not a file)")
         return []
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
