@@ -102,6 +102,7 @@ def test_allowed_hosts_come_from_a_comma_list_in_the_environment(tmp_path):
     ("shop.example:", "port must be a number"),
     ("127.0.0.1:http", "port must be a number"),
     ("[::1]x", "not a host name"),
+    ("*.cdn.example:8443", "covers every port"),
     ("shop..example", "not a host name"),
     ("", "empty host"),
 ])
