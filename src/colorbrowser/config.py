@@ -125,6 +125,9 @@ def check_host_entry(entry: str) -> str:
             raise ValueError(f"allowed host {entry!r}: the port must be a number from 1 "
                              "to 65535")
         port = str(int(port))
+        if name.startswith("*."):
+            raise ValueError(f"allowed host {entry!r}: a *.domain entry covers every port; "
+                             "give hosts with a port one by one")
     try:
         ipaddress.ip_address(bare)
     except ValueError:

@@ -83,7 +83,8 @@ def test_watchdogs_reload_only_what_the_agent_may_see():
 
 
 def test_chromium_resolves_only_the_allowed_hosts():
-    (arg,) = SHOP.launch_args()
+    arg, webrtc = SHOP.launch_args()
+    assert webrtc == "--webrtc-ip-handling-policy=disable_non_proxied_udp"
     assert arg.startswith("--host-resolver-rules=MAP * ~NOTFOUND")
     assert "EXCLUDE shop.example" in arg and "EXCLUDE *.cdn.example" in arg
     assert OPEN.launch_args() == []
@@ -101,6 +102,7 @@ def test_allowed_hosts_come_from_a_comma_list_in_the_environment(tmp_path):
     ("shop.example:", "port must be a number"),
     ("127.0.0.1:http", "port must be a number"),
     ("[::1]x", "not a host name"),
+    ("*.cdn.example:8443", "covers every port"),
     ("shop..example", "not a host name"),
     ("", "empty host"),
 ])
@@ -142,7 +144,7 @@ def test_allowed_hosts_may_carry_a_port(tmp_path):
 
 
 def test_chromium_resolves_an_entry_with_a_port_at_that_port_only():
-    (arg,) = PORTED.launch_args()
+    arg, _ = PORTED.launch_args()
     rules = arg.removeprefix("--host-resolver-rules=").split(" , ")
     assert rules == ["MAP 127.0.0.1:8103 127.0.0.1:8103", "MAP [::1]:8103 [::1]:8103",
                      "MAP * ~NOTFOUND", "EXCLUDE shop.example"]

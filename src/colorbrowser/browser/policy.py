@@ -9,7 +9,8 @@ on the web:
   allowed host;
 - with a host list, Chromium itself resolves no other host (``--host-resolver-rules``),
   and no other port of a host whose entry names one (``127.0.0.1:8103``), so
-  redirects, pop-ups, forms and sub-resources cannot reach one either;
+  redirects, pop-ups, forms and sub-resources cannot reach one either, and WebRTC,
+  which needs no name to send UDP, sends none;
 - a page the agent is about to look at is checked again (``refuse_page``), so whatever
   slipped past (a link between local files a person opened) is never observed.
 
@@ -29,6 +30,7 @@ BLANK = "about:blank"
 # Pages that are the browser's own and carry nothing from outside the web.
 _BROWSER_PAGES = ("about:blank", "about:srcdoc")
 _ERROR_PAGE = "chrome-error://"
+WEBRTC_NO_UDP = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
 
 
 def _scheme(url: str) -> str:
@@ -147,7 +149,9 @@ class NavigationPolicy:
         whole = [e for e in self.allow_hosts if entry_parts(e)[1] is None]
         rules = [*(f"MAP {e} {e}" for e in ported), "MAP * ~NOTFOUND",
                  *(f"EXCLUDE {e}" for e in whole)]
-        return [f"--host-resolver-rules={' , '.join(rules)}"]
+        # WebRTC sends UDP (STUN, TURN with a username of the page's choosing) straight
+        # to an address, resolving no name: with a host list it sends no UDP at all.
+        return [f"--host-resolver-rules={' , '.join(rules)}", WEBRTC_NO_UDP]
 
 
 def entry_parts(entry: str) -> tuple[str, int | None]:

@@ -42,7 +42,8 @@ def has_display() -> bool:
 @click.option("--confirm-risky/--no-confirm-risky", default=True, show_default=True,
               help="Risky actions (config [[copilot.risk]]) wait for approval in auto mode.")
 @click.option("--allow-hosts", default=None,
-              help="Comma-separated hosts the agent may reach; every other host is refused.")
+              help="Comma-separated hosts the agent may reach (host, *.domain, or host:port "
+                   "for that port only); every other host is refused.")
 @click.option("--remote-debugging-port", type=click.IntRange(1024, 65535), default=None,
               help="Expose the browser over CDP on 127.0.0.1 (for scripted persons).")
 @click.option("--panel-port", type=click.IntRange(0, 65535), default=0,

@@ -193,6 +193,10 @@ class TrackerApp(App):
                 path.rmdir() if path.is_dir() else path.unlink()
 
     def server(self, ctx: ServeContext) -> Command:
-        return Command(["thin", "-R", str(REDMINE / "config.ru"), "-a", "127.0.0.1",
+        # Our config.ru runs Redmine behind a check that refuses a request addressed to
+        # another name (DNS rebinding).
+        return Command(["thin", "-R", str(self.resource("config.ru")), "-a", "127.0.0.1",
                         "-p", str(ctx.port), "-e", "production", "start"],
-                       self.env(ctx.data), cwd=ctx.data)
+                       {**self.env(ctx.data), "ARENA_REDMINE": str(REDMINE),
+                        "ARENA_HOST_CHECK": str(self.resource("host_check.rb")),
+                        "ARENA_PORT": str(ctx.port)}, cwd=ctx.data)

@@ -94,6 +94,8 @@ class WikiApp(App):
         self.php(ctx, "runJobs.php", what="jobs")
 
     def server(self, ctx: ServeContext) -> Command:
-        return Command(["php", "-S", f"127.0.0.1:{ctx.port}", "-t", MW],
+        # router.php refuses a request addressed to another name (DNS rebinding).
+        return Command(["php", "-S", f"127.0.0.1:{ctx.port}", "-t", MW,
+                        str(self.resource("router.php"))],
                        {**self.env(ctx.data, ctx.port), "PHP_CLI_SERVER_WORKERS": "4"},
                        cwd=ctx.data)
