@@ -176,3 +176,20 @@ def test_a_key_flag_for_an_endpoint_the_file_chose_is_refused_in_one_line(tmp_pa
     proc = run_study(tmp_path, tasks, '[model]\nbase_url = "http://127.0.0.1:9/v1"\n',
                      "--api-key-env", "OPENAI_API_KEY", env=study_env())
     assert_one_line_error(proc, "--api-key-env", "--key-for-agent-config")
+
+
+def test_a_key_of_your_own_summarizer_does_not_follow_the_files_endpoint(tmp_path, tasks,
+                                                                        recorder):
+    """Your config's summarizer keeps the model's endpoint (it names none): when the
+    study file moves that endpoint, your summarizer key must not go along."""
+    own = write(tmp_path / "config.toml", """\
+        [summarizer_model]
+        model = "other"
+        api_key = "sk-your-summarizer-333"
+        """)
+    proc = run_study(tmp_path, tasks, f'[model]\nbase_url = "{recorder.url}"\n',
+                     "--config", str(own), "--memory", "summary", env=study_env())
+    assert proc.returncode == 0, proc.stderr
+    assert len(recorder.authorizations) >= 2  # the Operator's calls and the Summarizer's
+    assert not any("sk-your-summarizer-333" in a or ENV_KEY in a
+                   for a in recorder.authorizations)

@@ -290,6 +290,7 @@ broken_middle_line = study_holding("results.jsonl", '{"task": "a", "config_hash"
                                                     'not json\n'
                                                     '{"task": "b", "config_hash": "h"}\n')
 missing_field = study_holding("results.jsonl", '{"task": "a"}\n')
+endless_line = study_holding("results.jsonl", "[" * 100_000 + "\n")
 only_study_json = study_holding("study.json", "{}")
 empty_results = study_holding("results.jsonl", "\n")
 
@@ -303,7 +304,10 @@ empty_results = study_holding("results.jsonl", "\n")
     (broken_middle_line, [], "{p}/s/results.jsonl: line 2 is not JSON (Expecting value)"),
     (missing_field, [], "{p}/s/results.jsonl: line 1 is not an episode record "
                         "(config_hash: Field required)"),
-], ids=["missing", "file", "not-a-study", "no-results", "empty", "broken-line", "not-a-record"])
+    (endless_line, [], "{p}/s/results.jsonl: line 1 is not JSON (nested deeper than 100 "
+                       "levels)"),
+], ids=["missing", "file", "not-a-study", "no-results", "empty", "broken-line", "not-a-record",
+        "nested-without-end"])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, make, extra, message):
     target = make(tmp_path)
     code, out, err = run(capsys, "report", str(target), *extra)

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import SecretStr
 
 from colorbrowser.agent.trajectory import slugify
-from colorbrowser.config import AUTHORITY
+from colorbrowser.config import AUTHORITY, Settings
 from colorbrowser.datafile import load_toml
 from colorbrowser.destination import Destination
 from colorbrowser.errors import ConfigError, UserError
@@ -117,6 +118,22 @@ def study_endpoint_keys(path: Path | None, file: dict[tuple[str, ...], Any],
     return forced, notes
 
 
+def keys_only_as_told(settings: Settings, file: dict[tuple[str, ...], Any],
+                      base_url_flag: str | None, keys: dict[tuple[str, ...], Any]) -> None:
+    """Every model section that ends up at an endpoint the agent config named gets only
+    the key the person sent there (or none), whichever way it got there: a summarizer
+    of your own config that follows the model's endpoint keeps no key of yours."""
+    named = {value: section for (section, key), value in file.items() if key == "base_url"
+             and not (section == "model" and base_url_flag)}
+    for section in MODEL_SECTIONS:
+        if section == "model" and base_url_flag:
+            continue  # the endpoint you named yourself keeps your key
+        model = getattr(settings, section)
+        if model is not None and model.base_url in named:
+            sent = keys.get((named[model.base_url], "api_key"))
+            model.api_key = SecretStr(sent) if sent else None
+
+
 def matrix_items(matrix: tuple[str, ...], cells: tuple[str, ...]) -> tuple[str, ...]:
     """``--matrix memory=full,summary knowledge=off,on``: the cells after the first one
     arrive as extra arguments; anything else there is a mistake."""
@@ -209,6 +226,7 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
                                       key_for_agent_config)
     overrides = {**from_file, **{k: v for k, v in flags.items() if v is not None}, **keys}
     settings = settings_from_flags(config_path, base_url, model_name, api_key_env, overrides)
+    keys_only_as_told(settings, from_file, base_url, keys)
     console = Console(stderr=True)
     for note in notes:
         console.print(f"[yellow]note[/] {escape(note)}")

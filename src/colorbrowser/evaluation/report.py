@@ -9,7 +9,6 @@ of each (variant, task, seed) counts.
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation.records import RESULTS, STUDY, EpisodeRecord, latest, load_study
 
@@ -186,12 +186,12 @@ def load_results(study: Path) -> tuple[list[EpisodeRecord], list[str]]:
     records, warnings = [], []
     for i, (number, line) in enumerate(lines):
         try:
-            records.append(EpisodeRecord.model_validate(json.loads(line)))
-        except json.JSONDecodeError as exc:
+            records.append(EpisodeRecord.model_validate(parse_json(line, str(path))))
+        except DataFileError as exc:
             if i == len(lines) - 1 and not text.endswith("\n"):
                 warnings.append(f"{path}: skipped the torn last line {number}")
                 continue
-            raise UserError(f"{path}: line {number} is not JSON ({exc.msg}); "
+            raise UserError(f"{path}: line {number} is not JSON ({exc.problem}); "
                             "fix or remove that line") from None
         except ValidationError as exc:
             err = exc.errors()[0]
