@@ -147,7 +147,8 @@ def html_spec(url: str, locator: str = "") -> EvalSpec:
 
 @pytest.mark.parametrize("url", [PASSWD.as_uri(), "file://localhost/etc/passwd",
                                  "view-source:file:///etc/passwd", "chrome://version",
-                                 "data:text/html,<p>root</p>", "javascript:'root'"])
+                                 "data:text/html,<p>root</p>", "javascript:'root'",
+                                 "func:reddit_get_post_url('file:///etc/passwd')"])
 def test_a_check_never_opens_a_page_outside_the_web(page, bench_url, url):
     page.goto(f"{bench_url}/order.html")
     pages_before = len(page.context.pages)
@@ -193,12 +194,14 @@ def test_the_hosts_a_task_names_are_its_start_site_reference_and_check_pages(tmp
         "admin.example:8080", "docs.example.org:80", "docs.example.org:443"]
 
 
-def test_a_start_page_outside_the_web_is_a_setup_error(page, tmp_path):
+@pytest.mark.parametrize("start", [PASSWD.as_uri(), f"about:blank |AND| {PASSWD.as_uri()}",
+                                   "chrome://settings"])
+def test_a_start_page_outside_the_web_is_a_setup_error(page, tmp_path, start):
     write(tmp_path / "t.yaml", f"""
         tasks:
           - id: t
             goal: g
-            start_url: {PASSWD.as_uri()}
+            start_url: "{start}"
             eval:
               program_html:
                 - url: last
@@ -208,7 +211,7 @@ def test_a_start_page_outside_the_web_is_a_setup_error(page, tmp_path):
     assert isinstance(definition, TaskDefinition)
     with pytest.raises(TaskSetupError, match="off limits"):
         ConfiguredTask(definition).setup(page)
-    assert page.url == "about:blank"
+    assert page.url == "about:blank" and len(page.context.pages) == 1
 
 
 @pytest.mark.parametrize("state", ["../elsewhere/state.json", "/etc/passwd",
