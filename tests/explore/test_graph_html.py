@@ -7,6 +7,7 @@ page says so and keeps its tables."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from html import escape
 from pathlib import Path
@@ -17,6 +18,7 @@ from colorbrowser.explore.graph import Edge, Finding, Graph, Node
 from colorbrowser.explore.graph_html import render
 from colorbrowser.explore.graph_svg import draw
 from colorbrowser.explore.graph_view import build
+from colorbrowser.explore.plans import describe
 from colorbrowser.explore.state import ExploreState
 
 from .conftest import run_explore
@@ -57,9 +59,17 @@ def test_the_picture_has_a_box_per_state_with_its_screenshot_and_a_line_per_acti
     assert len({(x, y) for x, y, _, _ in places}) == len(places)
     assert all(w > 20 and h > 20 for _, _, w, h in places)
     assert page.locator("svg.graph g.node", has_text="START").count() == 1
-    # a line's tooltip names its actions
-    tip = lines.first.locator("title").text_content()
-    assert "step " in tip and "→" in tip
+    # every line's tooltip (its SVG title) names its actions and what they did
+    by_step = {e["step"]: e for e in graph["edges"]}
+    for i in range(lines.count()):
+        tip = lines.nth(i).locator("title").text_content()
+        steps = [int(m) for m in re.findall(r"^step (\d+): ", tip, re.M)]
+        assert steps, tip
+        for step in steps:
+            edge = by_step[step]
+            assert describe(edge["plan"]) in tip
+            outcome = edge["outcome"]
+            assert (f"went to {outcome['url']}" if outcome.get("navigated") else "stayed") in tip
     assert page.locator("text=the frontier").count() == 1  # the legend
     # the tables are below the picture
     picture_bottom = page.evaluate(

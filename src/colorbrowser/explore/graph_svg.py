@@ -237,6 +237,11 @@ def _finish(svg: bytes, view: View, uris: dict[str, str], cards: dict[str, list[
                 g.append(link)
         elif kind == "edge" and gid in lines:
             tip = line_tip(lines[gid], view.boxes)
+            path = g.find("s:path", ns)
+            if path is not None:  # a wide clear stroke: a thin line is hard to hover
+                g.append(ET.Element(f"{{{SVG}}}path", {
+                    "d": path.get("d", ""), "fill": "none", "stroke": "transparent",
+                    "stroke-width": "9", "class": "hit"}))
         elif kind == "cluster" and title is not None:
             tip = "pages of one kind"
         elif kind == "graph":
