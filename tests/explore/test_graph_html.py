@@ -71,6 +71,12 @@ def test_the_picture_has_a_box_per_state_with_its_screenshot_and_a_line_per_acti
             outcome = edge["outcome"]
             assert (f"went to {outcome['url']}" if outcome.get("navigated") else "stayed") in tip
     assert page.locator("text=the frontier").count() == 1  # the legend
+    svg = page.locator("svg.graph")
+    natural = int(svg.get_attribute("data-width"))
+    page.click("#zoom")  # actual size, then back to the window's width
+    assert round(svg.bounding_box()["width"]) == natural
+    page.click("#zoom")
+    assert svg.bounding_box()["width"] <= min(natural, 1280)
     # the tables are below the picture
     picture_bottom = page.evaluate(
         "document.querySelector('.picture').getBoundingClientRect().bottom")
@@ -169,11 +175,13 @@ def _big_graph() -> Graph:
 def test_a_big_graph_is_folded_into_templates_and_leaves_and_still_laid_out(tmp_path):
     g = _big_graph()
     view = build(g)
-    assert view.merged and view.collapsed == 40
+    assert view.merged and view.paths and view.collapsed == 40
     assert set(view.box_of) == set(g.nodes)  # every state is in exactly one box
     kinds = sorted(b.kind for b in view.boxes.values())
-    assert kinds.count("leaves") == 8 and kinds.count("template") == 3
-    assert len(view.boxes) == 1 + 2 + 1 + 8 + 8
+    assert kinds.count("leaves") == 8 and kinds.count("template") == 2
+    assert len(view.boxes) == 1 + 1 + 1 + 8 + 8
+    tickets = view.boxes[view.box_of["t0"]]
+    assert len(tickets.members) == 60 and tickets.template == "/ticket/{id}?…"
     assert sum(len(ln.findings) for ln in view.lines) == 1
     cards = {b: [f"s{i}"] for i, b in enumerate(view.boxes)}
     picture = draw(view, tmp_path, cards)
@@ -209,3 +217,15 @@ def test_a_screenshot_path_leading_out_of_the_folder_is_not_embedded(tmp_path):
         node.screenshot = "../secret.png"
     state = ExploreState(start_url="http://h/", strategy="ours", seed=0, graph=g)
     assert "data:image/jpeg" not in render(state, Path(folder))
+
+
+def test_labels_leave_out_the_site_name_most_titles_end_with():
+    g = Graph(start_url="http://h/")
+    for i, title in enumerate(["Tickets – Harbor", "Wiki – Harbor", "Roadmap – Harbor",
+                               "Harbor", "Login - elsewhere"]):
+        g.add_node(Node(key=f"k{i}", template=f"h/p{i}", url=f"http://h/p{i}", title=title,
+                        first_step=i))
+    view = build(g)
+    assert view.site == " – Harbor"
+    assert [view.title(b) for b in view.boxes.values()] == [
+        "Tickets", "Wiki", "Roadmap", "Harbor", "Login - elsewhere"]

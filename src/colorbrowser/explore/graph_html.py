@@ -98,7 +98,9 @@ def _summary(view: View, states: int) -> str:
     if boxes == states:
         return ""
     said = [f"{states} states drawn as {boxes} boxes"]
-    if view.merged:
+    if view.paths:
+        said.append("the states of one URL template's path (its query aside) share a box")
+    elif view.merged:
         said.append("the states of one URL template share a box")
     if view.collapsed:
         said.append(f"{view.collapsed} states no action left, reached from one page, are "

@@ -23,7 +23,7 @@ from colorbrowser.explore.plans import describe
 from colorbrowser.ui.images import inside, jpeg_uri, thumbnail_jpeg
 
 DOT_TIMEOUT = 60.0  # seconds; a few hundred boxes take one or two
-THUMB = (112, 70)  # a node's screenshot, in points as drawn
+THUMB = (104, 65)  # a node's screenshot, in points as drawn
 FONT = "Helvetica,Arial,sans-serif"
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -50,7 +50,7 @@ def label_text(text: str, limit: int = 40) -> str:
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
-def _box_label(box: Box, thumb: Path | None) -> str:
+def _box_label(box: Box, thumb: Path | None, title: str) -> str:
     rows = []
     if box.start:
         rows.append(f'<FONT COLOR="{START}"><B>START</B></FONT>')
@@ -60,23 +60,23 @@ def _box_label(box: Box, thumb: Path | None) -> str:
     if box.kind == "leaves":
         templates = sorted({short_template(n.template) for n in box.members})
         rows.append(f"<B>{len(box.members)} more pages</B>")
-        rows += [f'<FONT POINT-SIZE="9" COLOR="#555555">{label_text(t, 34)}</FONT>'
+        rows += [f'<FONT POINT-SIZE="10" COLOR="#555555">{label_text(t, 34)}</FONT>'
                  for t in templates[:3]]
         if len(templates) > 3:
-            rows.append(f'<FONT POINT-SIZE="9" COLOR="#555555">and {len(templates) - 3} '
+            rows.append(f'<FONT POINT-SIZE="10" COLOR="#555555">and {len(templates) - 3} '
                         "more kinds</FONT>")
     else:
-        rows.append(f"<B>{label_text(box.first.title or box.first.h1 or box.template, 30)}</B>")
-        rows.append(f'<FONT POINT-SIZE="9" COLOR="#555555">{label_text(box.template, 38)}</FONT>')
+        rows.append(f"<B>{label_text(title, 28)}</B>")
+        rows.append(f'<FONT POINT-SIZE="10" COLOR="#555555">{label_text(box.template, 32)}</FONT>')
     facts = []
     if box.kind == "template":
         facts.append(f"{len(box.members)} states")
     if box.stays:  # on one state; between the states of a merged box
         facts.append(f"{box.stays} {'stayed' if box.kind == 'state' else 'within'}")
     if facts:
-        rows.append(f'<FONT POINT-SIZE="9">{", ".join(facts)}</FONT>')
+        rows.append(f'<FONT POINT-SIZE="10">{", ".join(facts)}</FONT>')
     if box.open:
-        rows.append(f'<FONT POINT-SIZE="9" COLOR="{FRONTIER}"><B>{box.open} untried</B></FONT>')
+        rows.append(f'<FONT POINT-SIZE="10" COLOR="{FRONTIER}"><B>{box.open} untried</B></FONT>')
     cells = "".join(r if r.startswith("<TD") else f"<TD>{r}</TD>" for r in rows)
     cells = cells.replace("<TD", "<TR><TD").replace("</TD>", "</TD></TR>")
     return f'<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
@@ -94,11 +94,16 @@ def _line_attrs(line: Line, tree: bool) -> str:
     width = 1 + math.log2(len(line.edges)) * 0.6
     if line.findings:
         return (f'color="{FINDING}", penwidth={max(width, 2.2):.1f}, '
-                f'label=<<FONT COLOR="{FINDING}" POINT-SIZE="9"><B>! {len(line.findings)}'
+                f'label=<<FONT COLOR="{FINDING}" POINT-SIZE="12"><B>! {len(line.findings)}'
                 "</B></FONT>>")
     if tree:
         return f'color="{EDGE}", penwidth={width:.1f}'
     return f'color="{BACK}", penwidth={width:.1f}, constraint=false, arrowsize=0.5'
+
+
+def _box(box: Box, view: View, thumbs: dict[str, Path]) -> str:
+    label = _box_label(box, thumbs.get(box.id), view.title(box))
+    return f'{box.id} [id="{box.id}", {_box_attrs(box)}, label={label}];'
 
 
 def tree_lines(view: View) -> set[str]:
@@ -117,9 +122,9 @@ def tree_lines(view: View) -> set[str]:
 def to_dot(view: View, thumbs: dict[str, Path]) -> str:
     """The DOT text: clusters by URL template (by path section once states are merged)."""
     out = ["digraph exploration {",
-           f'graph [rankdir=LR, fontname="{FONT}", fontsize=11, nodesep=0.18, ranksep=0.5, '
+           f'graph [rankdir=LR, fontname="{FONT}", fontsize=13, nodesep=0.18, ranksep=0.5, '
            'bgcolor="transparent", outputorder=edgesfirst];',
-           f'node [fontname="{FONT}", fontsize=10];',
+           f'node [fontname="{FONT}", fontsize=13];',
            f'edge [fontname="{FONT}", arrowsize=0.6];']
     groups: dict[str, list[Box]] = {}
     for box in view.boxes.values():
@@ -131,14 +136,10 @@ def to_dot(view: View, thumbs: dict[str, Path]) -> str:
             continue
         out.append(f'subgraph cluster_{i} {{ id="c{i}"; label=<<B>{label_text(name, 40)}</B>>; '
                    'style="rounded,filled"; color="#d8dee4"; fillcolor="#f3f6fa"; '
-                   'fontcolor="#24292f"; labeljust=l;')
-        out += [f'  {b.id} [id="{b.id}", {_box_attrs(b)}, label={_box_label(b, thumbs.get(b.id))}];'
-                for b in boxes]
+                   'fontcolor="#24292f"; fontsize=16; labeljust=l;')
+        out += [f"  {_box(b, view, thumbs)}" for b in boxes]
         out.append("}")
-    for box in view.boxes.values():
-        if box.id not in clustered:
-            out.append(f'{box.id} [id="{box.id}", {_box_attrs(box)}, '
-                       f'label={_box_label(box, thumbs.get(box.id))}];')
+    out += [_box(box, view, thumbs) for box in view.boxes.values() if box.id not in clustered]
     tree = tree_lines(view)
     for line in view.lines:
         out.append(f'{line.source} -> {line.dest} [id="{line.id}", '
@@ -263,6 +264,7 @@ def _finish(svg: bytes, view: View, uris: dict[str, str], cards: dict[str, list[
     for attr in ("width", "height"):
         root.attrib.pop(attr, None)
     root.set("class", "graph")
-    if points:
+    if points:  # never drawn bigger than dot made it; the page can show it at that size
         root.set("style", f"max-width:{points * 4 / 3:.0f}px")
+        root.set("data-width", f"{points * 4 / 3:.0f}")
     return ET.tostring(root, encoding="unicode")

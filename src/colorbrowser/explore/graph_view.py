@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from colorbrowser.explore.graph import Edge, Finding, Graph, Node
 
 MERGE_OVER = 40  # more states than this: one box per URL template
+PATHS_OVER = 40  # more templates than this: one box per template's path (query left out)
 COLLAPSE_OVER = 24  # more boxes than this: a parent's dead-end children fold into one
 MIN_LEAVES = 3  # fewer dead-end children than this are drawn one by one
 
@@ -32,7 +33,11 @@ class Box:
 
     @property
     def template(self) -> str:
-        return short_template(self.first.template)
+        """Its states' template; ``path?…`` when they differ in the query."""
+        templates = {n.template for n in self.members}
+        if len(templates) == 1 or self.kind == "leaves":
+            return short_template(self.first.template)
+        return short_template(self.first.template.split("?", 1)[0]) + "?…"
 
     @property
     def open(self) -> int:
@@ -66,6 +71,32 @@ class View:
     merged: bool  # boxes are templates, not states
     collapsed: int  # states folded into leaves boxes
     box_of: dict[str, str]  # state key -> box id
+    paths: bool = False  # merged by the template's path, its query left out
+    site: str = ""  # the title part most pages share (" – Harbor"), left out of labels
+
+    def title(self, box: Box) -> str:
+        """The box's page title without the site's name, else its heading or template."""
+        node = box.first
+        title = node.title
+        if self.site and title.endswith(self.site) and len(title) > len(self.site):
+            title = title[: -len(self.site)]
+        return title or node.h1 or box.template
+
+
+SEPARATORS = (" – ", " — ", " - ", " | ", " · ", " :: ")
+
+
+def site_suffix(titles: list[str]) -> str:
+    """The tail after a separator that most titles end with, such as " – Harbor"."""
+    tails: dict[str, int] = {}
+    for title in titles:
+        cut = max((title.rfind(sep) for sep in SEPARATORS), default=-1)
+        if cut > 0:
+            tails[title[cut:]] = tails.get(title[cut:], 0) + 1
+    if not tails:
+        return ""
+    tail, count = max(tails.items(), key=lambda kv: kv[1])
+    return tail if count >= 3 and count * 2 > len(titles) else ""
 
 
 def short_template(template: str) -> str:
@@ -91,25 +122,32 @@ def build(graph: Graph, merge_over: int = MERGE_OVER, collapse_over: int = COLLA
           ) -> View:
     start = start_key(graph)
     merged = len(graph.nodes) > merge_over
+    paths = len({n.template for n in graph.nodes.values()}) > PATHS_OVER
+
+    def kind(node: Node) -> str:
+        return node.template.split("?", 1)[0] if paths else node.template
+
     boxes: dict[str, Box] = {}
     box_of: dict[str, str] = {}
-    by_template: dict[str, str] = {}
+    by_kind: dict[str, str] = {}
     for node in sorted(graph.nodes.values(), key=lambda n: n.first_step):
-        if merged and node.template in by_template and node.key != start:
-            box = boxes[by_template[node.template]]
+        if merged and kind(node) in by_kind and node.key != start:
+            box = boxes[by_kind[kind(node)]]
             box.members.append(node)
             box.kind = "template"
         else:
             box = Box(id=f"b{len(boxes)}", kind="state", members=[node], start=node.key == start)
             boxes[box.id] = box
             if merged and node.key != start:
-                by_template[node.template] = box.id
+                by_kind[kind(node)] = box.id
         box_of[node.key] = box.id
     lines = _lines(graph, boxes, box_of)
     collapsed = 0
     if len(boxes) > collapse_over:
         lines, collapsed = _collapse_leaves(boxes, lines, box_of)
-    return View(boxes=boxes, lines=lines, merged=merged, collapsed=collapsed, box_of=box_of)
+    return View(boxes=boxes, lines=lines, merged=merged, collapsed=collapsed, box_of=box_of,
+                paths=merged and paths,
+                site=site_suffix([n.title for n in graph.nodes.values()]))
 
 
 def _lines(graph: Graph, boxes: dict[str, Box], box_of: dict[str, str]) -> list[Line]:

@@ -27,6 +27,17 @@
       if (e.key === "Enter") { e.preventDefault(); open(g); }
     });
   }
+  const zoom = document.getElementById("zoom");
+  const svg = document.querySelector("svg.graph");
+  if (zoom && svg) {
+    zoom.hidden = false;
+    zoom.addEventListener("click", () => {
+      const actual = !svg.style.width;
+      svg.style.width = actual ? `${svg.dataset.width}px` : "";
+      svg.style.maxWidth = actual ? "none" : `${svg.dataset.width}px`;
+      zoom.textContent = actual ? "Fit to the window" : "Actual size";
+    });
+  }
   panel.querySelector("button").addEventListener("click", () => { panel.hidden = true; });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.hidden = true; });
 })();
