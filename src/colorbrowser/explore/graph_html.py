@@ -23,7 +23,7 @@ from colorbrowser.explore.graph_svg import draw
 from colorbrowser.explore.graph_view import View, build, short_template, start_key
 from colorbrowser.explore.plans import describe
 from colorbrowser.explore.state import ExploreState
-from colorbrowser.ui.images import inside, thumbnail_uri
+from colorbrowser.ui.images import inside, jpeg_uri, thumbnail_jpeg
 
 CARD_SHOT_WIDTH = 420
 
@@ -80,6 +80,12 @@ def _script() -> tuple[str, str]:
     return text, f"'sha256-{digest}'"
 
 
+def _card_shot(folder: Path, rel: str | None) -> str | None:
+    """The top of the screenshot, as wide as the page's content: a data URI."""
+    data = thumbnail_jpeg(inside(folder, rel), CARD_SHOT_WIDTH, CARD_SHOT_WIDTH * 3 // 4)
+    return jpeg_uri(data) if data else None
+
+
 def _cards(state: ExploreState, folder: Path) -> list[Card]:
     g = state.graph
     start = start_key(g)
@@ -87,7 +93,7 @@ def _cards(state: ExploreState, folder: Path) -> list[Card]:
     for f in g.findings:
         found.setdefault(f.node, []).append(f)
     return [Card(id=f"s{i}", node=n, template=short_template(n.template),
-                 shot=thumbnail_uri(inside(folder, n.screenshot), CARD_SHOT_WIDTH),
+                 shot=_card_shot(folder, n.screenshot),
                  path=" → ".join(describe(s) for s in n.path) or "(start)",
                  findings=found.get(n.key, []), start=n.key == start)
             for i, n in enumerate(g.nodes.values())]

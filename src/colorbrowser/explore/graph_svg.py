@@ -66,7 +66,7 @@ def _box_label(box: Box, thumb: Path | None, title: str) -> str:
             rows.append(f'<FONT POINT-SIZE="10" COLOR="#555555">and {len(templates) - 3} '
                         "more kinds</FONT>")
     else:
-        rows.append(f"<B>{label_text(title, 28)}</B>")
+        rows.append(f"<B>{label_text(title, 24)}</B>")
         rows.append(f'<FONT POINT-SIZE="10" COLOR="#555555">{label_text(box.template, 32)}</FONT>')
     facts = []
     if box.kind == "template":
@@ -122,9 +122,9 @@ def tree_lines(view: View) -> set[str]:
 def to_dot(view: View, thumbs: dict[str, Path]) -> str:
     """The DOT text: clusters by URL template (by path section once states are merged)."""
     out = ["digraph exploration {",
-           f'graph [rankdir=LR, fontname="{FONT}", fontsize=13, nodesep=0.18, ranksep=0.5, '
+           f'graph [rankdir=LR, fontname="{FONT}", fontsize=13, nodesep=0.15, ranksep=0.35, '
            'bgcolor="transparent", outputorder=edgesfirst];',
-           f'node [fontname="{FONT}", fontsize=13];',
+           f'node [fontname="{FONT}", fontsize=14];',
            f'edge [fontname="{FONT}", arrowsize=0.6];']
     groups: dict[str, list[Box]] = {}
     for box in view.boxes.values():
@@ -135,7 +135,7 @@ def to_dot(view: View, thumbs: dict[str, Path]) -> str:
         if len(boxes) < 2:
             continue
         out.append(f'subgraph cluster_{i} {{ id="c{i}"; label=<<B>{label_text(name, 40)}</B>>; '
-                   'style="rounded,filled"; color="#d8dee4"; fillcolor="#f3f6fa"; '
+                   'style="rounded,filled"; color="#d8dee4"; fillcolor="#eaeff5"; '
                    'fontcolor="#24292f"; fontsize=16; labeljust=l;')
         out += [f"  {_box(b, view, thumbs)}" for b in boxes]
         out.append("}")
