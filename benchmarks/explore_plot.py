@@ -67,8 +67,12 @@ def plot(apps: dict[str, dict[str, list[float]]], out: Path, title: str) -> Path
         ax.set_ylim(bottom=0)
     for ax in list(axes.flat)[len(apps):]:
         ax.axis("off")
-    handles, labels = next(iter(axes.flat)).get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    legend = {}  # every method of every panel, once
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend), loc="lower center", ncol=len(legend),
+               frameon=False)
     fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     out.parent.mkdir(parents=True, exist_ok=True)
