@@ -119,6 +119,16 @@ def tree_lines(view: View) -> set[str]:
     return {line_id for _, line_id in first.values()}
 
 
+def clusters(view: View) -> dict[str, list[Box]]:
+    """Name -> boxes drawn in one grey area: a URL template's states, or once states
+    are merged, a path section's templates. Only groups of two or more."""
+    groups: dict[str, list[Box]] = {}
+    for box in view.boxes.values():
+        if box.kind != "leaves":
+            groups.setdefault(box.section if view.merged else box.template, []).append(box)
+    return {name: boxes for name, boxes in groups.items() if len(boxes) > 1}
+
+
 def to_dot(view: View, thumbs: dict[str, Path]) -> str:
     """The DOT text: clusters by URL template (by path section once states are merged)."""
     out = ["digraph exploration {",
@@ -126,14 +136,9 @@ def to_dot(view: View, thumbs: dict[str, Path]) -> str:
            'bgcolor="transparent", outputorder=edgesfirst];',
            f'node [fontname="{FONT}", fontsize=14];',
            f'edge [fontname="{FONT}", arrowsize=0.6];']
-    groups: dict[str, list[Box]] = {}
-    for box in view.boxes.values():
-        if box.kind != "leaves":
-            groups.setdefault(box.section if view.merged else box.template, []).append(box)
-    clustered = {b.id for g in groups.values() if len(g) > 1 for b in g}
+    groups = clusters(view)
+    clustered = {b.id for g in groups.values() for b in g}
     for i, (name, boxes) in enumerate(groups.items()):
-        if len(boxes) < 2:
-            continue
         out.append(f'subgraph cluster_{i} {{ id="c{i}"; label=<<B>{label_text(name, 40)}</B>>; '
                    'style="rounded,filled"; color="#d8dee4"; fillcolor="#eaeff5"; '
                    'fontcolor="#24292f"; fontsize=16; labeljust=l;')
@@ -223,6 +228,9 @@ def _finish(svg: bytes, view: View, uris: dict[str, str], cards: dict[str, list[
     root = ET.fromstring(svg)
     ns = {"s": SVG}
     lines = {line.id: line for line in view.lines}
+    what = "pages under" if view.merged else "states of"
+    areas = {f"c{i}": f"{len(boxes)} {'boxes' if view.merged else 'states'}: {what} {name}"
+             for i, (name, boxes) in enumerate(clusters(view).items())}
     for g in root.iter(f"{{{SVG}}}g"):
         kind, gid = g.get("class"), g.get("id", "")
         title = g.find("s:title", ns)
@@ -243,8 +251,8 @@ def _finish(svg: bytes, view: View, uris: dict[str, str], cards: dict[str, list[
                 g.append(ET.Element(f"{{{SVG}}}path", {
                     "d": path.get("d", ""), "fill": "none", "stroke": "transparent",
                     "stroke-width": "9", "class": "hit"}))
-        elif kind == "cluster" and title is not None:
-            tip = "pages of one kind"
+        elif kind == "cluster" and gid in areas:
+            tip = areas[gid]
         elif kind == "graph":
             tip = "the exploration graph"
         else:
