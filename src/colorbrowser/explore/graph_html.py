@@ -19,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from colorbrowser.explore.graph import Edge, Finding, Node
-from colorbrowser.explore.graph_svg import draw
+from colorbrowser.explore.graph_svg import clusters, draw
 from colorbrowser.explore.graph_view import View, build, short_template, start_key
 from colorbrowser.explore.plans import describe
 from colorbrowser.explore.state import ExploreState
@@ -130,4 +130,6 @@ def render(state: ExploreState, folder: Path) -> str:
     return _templates().get_template("graph.html.j2").render(
         state=state, graph=g, checks=checks, cards=cards, edges=edges,
         svg=Markup(picture.svg), note=picture.note, folded=_summary(view, len(g.nodes)),
+        areas="path sections" if view.merged else "URL templates" if clusters(view) else "",
+        leaves=view.collapsed,
         script=Markup(script), script_hash=script_hash)
