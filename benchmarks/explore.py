@@ -30,6 +30,9 @@ the next. Then every kept task is proved again in a separate
 browser on a fresh reset (``reproved``). Arena apps run on their own instance (default
 7) so a person's arena on instance 0 is left alone. The last line is the summary:
 ``explore: apps N, ahead_on_states K/N, ahead_on_routes K/N, tasks_kept T, reproved P%``.
+Beside the tables, a plot of distinct states against actions, one line per method (its
+seeds averaged) and one panel per app (``--plot FILE``, .svg or .png; default
+``WORK/states-per-action.svg``; explore_plot.py).
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
 from colorbrowser.explore.state import load_state
 from colorbrowser.explore.validate import TASKS_FILE, load_tasks, reprove
+from explore_plot import app_curves, plot
 
 
 def start_app(name: str, stack: contextlib.ExitStack, instance: int, work: Path):
@@ -308,6 +312,9 @@ def main() -> None:
                     help="print what the runs already finished in --work measured; start "
                          "and resume none (same --apps, --instance and --jobs as the "
                          "measurement: its tasks hold those ports)")
+    ap.add_argument("--plot", type=Path, default=None,
+                    help="where the plot of distinct states against actions goes, .svg or "
+                         ".png (default: WORK/states-per-action.svg)")
     ap.add_argument("--work", type=Path, default=None,
                     help="keep the runs here (default: a new temporary folder); the same "
                          "command with the same folder reads the finished runs and resumes "
@@ -330,6 +337,7 @@ def main() -> None:
         measured = [measure_app(app, args.seeds, args.budget, args.instance, work,
                                 args.finished_only, methods) for app in apps]
     results = []
+    curves = {}
     for app, result in zip(apps, measured, strict=True):
         if result is None:
             print(f"\n## {app}: not every method has a finished run yet")
@@ -338,6 +346,14 @@ def main() -> None:
         else:
             print(result["text"])
             results.append(result)
+            curves[app] = app_curves([(s, f) for s, _, f in planned_runs(
+                app, args.seeds, args.budget, work)], args.budget)
+    drawn = plot(curves, args.plot or work / "states-per-action.svg",
+                 "Distinct states against actions ("
+                 + (f"{args.seeds} seeds averaged" if args.seeds > 1 else "1 seed")
+                 + f", budget {args.budget})")
+    if drawn:
+        print(f"\nplot: {drawn}")
     proofs_all = sum(r["proofs_all"] for r in results)
     proofs_ok = sum(r["proofs_ok"] for r in results)
     # never rounded up to 100: one failure in a thousand reads 99.9

@@ -11,23 +11,27 @@ TOTAL=6
 stage() { printf '\n\033[1m[%s/%s] %s\033[0m\n' "$1" "$TOTAL" "$2"; }
 sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-stage 1 "Chromium (and php, ruby for the arena's tests) from Debian"
+stage 1 "Chromium and Graphviz (and php, ruby for the arena's tests) from Debian"
+DEBS=()
 if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then
   echo "using CHROMIUM_PATH=$CHROMIUM_PATH"
 elif [ -x /usr/bin/chromium ]; then
   echo "already installed: $(/usr/lib/chromium/chromium --version 2>/dev/null || echo chromium)"
 else
-  sudo_if_needed apt-get update -q
-  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core
+  DEBS+=(chromium fonts-dejavu-core)
+fi
+# Graphviz lays out the exploration graph that graph.html draws (explore/graph_svg.py)
+if command -v dot >/dev/null; then
+  echo "already installed: $(dot -V 2>&1)"
+else
+  DEBS+=(graphviz)
 fi
 # php and ruby run the arena wiki's router and the tracker's Host check in the tests.
-missing=""
-command -v php >/dev/null || missing="$missing php-cli"
-command -v ruby >/dev/null || missing="$missing ruby"
-if [ -n "$missing" ]; then
+command -v php >/dev/null || DEBS+=(php-cli)
+command -v ruby >/dev/null || DEBS+=(ruby)
+if [ ${#DEBS[@]} -gt 0 ]; then
   sudo_if_needed apt-get update -q
-  # shellcheck disable=SC2086  # one word per package
-  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${DEBS[@]}"
 fi
 
 stage 2 "Python virtual environment in $VENV"

@@ -59,7 +59,10 @@ def test_graph_html_shows_nodes_edges_findings_and_screenshots(shop_run, page):
     shots = page.locator("img[src^='data:image/jpeg;base64,']")
     assert shots.count() == len(graph["nodes"])
     assert page.evaluate("Array.from(document.images).every(i => i.naturalWidth > 0)")
-    assert page.locator("script").count() == 0  # nothing runs: page text is escaped
+    # page text is escaped: the one script is the page's own, allowed by its hash
+    assert page.locator("script").count() == 1
+    assert "script-src 'sha256-" in page.locator(
+        "meta[http-equiv='Content-Security-Policy']").get_attribute("content")
 
 
 def test_dataset_has_one_chat_line_per_step_with_outcome_and_screenshot(shop_run):

@@ -1,45 +1,50 @@
 """graph.html: the exploration as a person would look at it, in one file with no
-external resources: every node with its screenshot (a data URI), every edge with its
-prediction and outcome, every finding. All page text is escaped."""
+external resources. First the picture (graph_svg: states as boxes, actions as lines,
+findings in red, the start and the frontier marked; a click opens a state's card),
+then the findings, every state's card with its screenshot and every edge. All page
+text is escaped (the template autoescapes); the page's one script is ours, allowed by
+its hash in the page's Content-Security-Policy, so no other script can run."""
 
 from __future__ import annotations
 
 import base64
-import io
-from html import escape
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jinja2
+from markupsafe import Markup
+
+from colorbrowser.explore.graph import Edge, Finding, Node
+from colorbrowser.explore.graph_svg import clusters, draw
+from colorbrowser.explore.graph_view import View, build, short_template, start_key
 from colorbrowser.explore.plans import describe
 from colorbrowser.explore.state import ExploreState
+from colorbrowser.ui.images import inside, jpeg_uri, thumbnail_jpeg
 
-THUMB_WIDTH = 420
-
-_CSS = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}
-table{border-collapse:collapse;width:100%;margin:12px 0}td,th{border:1px solid #ddd;
-padding:4px 6px;vertical-align:top;text-align:left}th{background:#f4f4f4}
-.bad{color:#a00}.ok{color:#070}img{max-width:420px;border:1px solid #ccc}
-code{font-size:12px;word-break:break-all}.card{display:inline-block;width:440px;
-margin:6px;vertical-align:top;border:1px solid #ddd;padding:8px;border-radius:6px}"""
+CARD_SHOT_WIDTH = 420
 
 
-def _thumb(folder: Path, rel: str | None) -> str:
-    """A small JPEG data URI of a screenshot ('' when there is none)."""
-    if not rel or not (folder / rel).is_file():
-        return ""
-    try:
-        from PIL import Image
+@dataclass
+class Card:
+    id: str
+    node: Node
+    template: str
+    shot: str | None
+    path: str
+    findings: list[Finding]
+    start: bool
 
-        with Image.open(folder / rel) as img:
-            img = img.convert("RGB")
-            ratio = THUMB_WIDTH / max(img.width, 1)
-            img = img.resize((THUMB_WIDTH, max(1, int(img.height * ratio))))
-            buf = io.BytesIO()
-            img.save(buf, "JPEG", quality=70)
-        data = base64.b64encode(buf.getvalue()).decode()
-        return f'<img alt="screenshot" src="data:image/jpeg;base64,{data}">'
-    except (OSError, ValueError):
-        return ""
+
+@dataclass
+class EdgeRow:
+    edge: Edge
+    action: str
+    predicted: str
+    outcome: str
 
 
 def _pred(p: dict[str, Any]) -> str:
@@ -51,41 +56,80 @@ def _pred(p: dict[str, Any]) -> str:
                                                              else "")
 
 
+def _outcome(out: dict[str, Any]) -> str:
+    text = f"navigated to {out.get('url', '')}" if out.get("navigated") else "stayed"
+    if out.get("db"):
+        text += "; db: " + ", ".join(f"{k} {v}" for k, v in out["db"].items())
+    return text
+
+
+@cache
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("colorbrowser.explore", "templates"),
+        undefined=jinja2.StrictUndefined, autoescape=True,  # page text is untrusted
+        trim_blocks=True, lstrip_blocks=True)
+
+
+@cache
+def _script() -> tuple[str, str]:
+    """The page's script and its CSP hash."""
+    text = resources.files("colorbrowser.explore").joinpath("templates/graph.js").read_text(
+        "utf-8")
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return text, f"'sha256-{digest}'"
+
+
+def _card_shot(folder: Path, rel: str | None) -> str | None:
+    """The top of the screenshot, as wide as the page's content: a data URI."""
+    data = thumbnail_jpeg(inside(folder, rel), CARD_SHOT_WIDTH, CARD_SHOT_WIDTH * 3 // 4)
+    return jpeg_uri(data) if data else None
+
+
+def _cards(state: ExploreState, folder: Path) -> list[Card]:
+    g = state.graph
+    start = start_key(g)
+    found: dict[str, list[Finding]] = {}
+    for f in g.findings:
+        found.setdefault(f.node, []).append(f)
+    return [Card(id=f"s{i}", node=n, template=short_template(n.template),
+                 shot=_card_shot(folder, n.screenshot),
+                 path=" → ".join(describe(s) for s in n.path) or "(start)",
+                 findings=found.get(n.key, []), start=n.key == start)
+            for i, n in enumerate(g.nodes.values())]
+
+
+def _summary(view: View, states: int) -> str:
+    boxes = len(view.boxes)
+    if boxes == states:
+        return ""
+    said = [f"{states} states drawn as {boxes} boxes"]
+    if view.paths:
+        said.append("the states of one URL template's path (its query aside) share a box")
+    elif view.merged:
+        said.append("the states of one URL template share a box")
+    if view.collapsed:
+        said.append(f"{view.collapsed} states no action left, reached from one page, are "
+                    "folded into a box per page")
+    return "; ".join(said) + "."
+
+
 def render(state: ExploreState, folder: Path) -> str:
     g = state.graph
-    e = escape
+    cards = _cards(state, folder)
+    card_of = {c.node.key: c.id for c in cards}
+    view = build(g)
+    members: dict[str, list[str]] = {}
+    for key, box_id in view.box_of.items():
+        members.setdefault(box_id, []).append(card_of[key])
+    picture = draw(view, folder, members)
+    script, script_hash = _script()
     checks = ", ".join(f"{k} {r}/{t}" for k, (r, t) in sorted(state.tally.checks.items()))
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>Exploration of "
-             f"{e(state.start_url)}</title><style>{_CSS}</style></head><body>",
-             f"<h1>Exploration of {e(state.start_url)}</h1>",
-             f"<p>{state.used} actions ({e(state.strategy)}, seed {state.seed}), "
-             f"{len(g.nodes)} states, {len(g.edges)} edges, {len(g.findings)} findings. "
-             f"Predictions: {state.tally.predictions}, abstained {state.tally.abstained}; "
-             f"checks right/total: {e(checks)}.</p>",
-             f"<h2>Findings ({len(g.findings)})</h2><table><tr><th>step</th><th>kind</th>"
-             "<th>what happened</th><th>page</th></tr>"]
-    for f in g.findings:
-        parts.append(f"<tr><td>{f.step}</td><td class='bad'>{e(f.kind)}</td><td>{e(f.text)}"
-                     f"</td><td><code>{e(f.url)}</code></td></tr>")
-    parts.append(f"</table><h2>States ({len(g.nodes)})</h2>")
-    for n in g.nodes.values():
-        path = " → ".join(describe(s) for s in n.path) or "(start)"
-        parts.append(
-            f"<div class='card'><b>{e(n.title or n.template)}</b><br><code>{e(n.template)}</code>"
-            f"<br>{_thumb(folder, n.screenshot)}<br>visits {n.visits}, candidates {n.candidates}"
-            f", tried {len(n.tried)}, predictable {len(n.predictable)}, open {len(n.open)}, "
-            f"skipped writes {len(n.skipped)}<br>path: {e(path)}</div>")
-    parts.append(f"<h2>Edges ({len(g.edges)})</h2><table><tr><th>step</th><th>action</th>"
-                 "<th>predicted</th><th>outcome</th><th>verdict</th></tr>")
-    for edge in g.edges:
-        out = edge.outcome
-        verdict = edge.verdict
-        cls = "bad" if verdict.get("finding") else "ok"
-        outcome = f"{'navigated to ' + out.get('url', '') if out.get('navigated') else 'stayed'}"
-        if out.get("db"):
-            outcome += "; db: " + ", ".join(f"{k} {v}" for k, v in out["db"].items())
-        parts.append(f"<tr><td>{edge.step}</td><td><code>{e(describe(edge.plan))}</code></td>"
-                     f"<td>{e(_pred(edge.prediction))}</td><td>{e(outcome)}</td>"
-                     f"<td class='{cls}'>{e(verdict.get('text', ''))}</td></tr>")
-    parts.append("</table></body></html>")
-    return "\n".join(parts)
+    edges = [EdgeRow(edge=e, action=describe(e.plan), predicted=_pred(e.prediction),
+                     outcome=_outcome(e.outcome)) for e in g.edges]
+    return _templates().get_template("graph.html.j2").render(
+        state=state, graph=g, checks=checks, cards=cards, edges=edges,
+        svg=Markup(picture.svg), note=picture.note, folded=_summary(view, len(g.nodes)),
+        areas="path sections" if view.merged else "URL templates" if clusters(view) else "",
+        leaves=view.collapsed,
+        script=Markup(script), script_hash=script_hash)

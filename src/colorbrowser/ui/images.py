@@ -48,21 +48,40 @@ def data_uri(path: Path | None) -> str | None:
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-def thumbnail_uri(path: Path | None, width: int = 160) -> str | None:
-    """A small JPEG of the image, for tables of many episodes; None without Pillow."""
+def thumbnail_jpeg(path: Path | None, width: int = 160, height: int | None = None
+                   ) -> bytes | None:
+    """A small JPEG of the image, at most ``width`` wide; with ``height``, only its top
+    left part in that shape, as wide as the page's content (a page drawn in its left
+    third is not shrunk to an empty strip). None without Pillow."""
     if path is None:
         return None
     try:
-        from PIL import Image, UnidentifiedImageError
+        from PIL import Image, ImageChops, UnidentifiedImageError
     except ImportError:
         return None
     try:
         with Image.open(path) as image:
             if image.format not in ("PNG", "JPEG"):
                 return None
+            if height is not None:
+                image = image.convert("RGB")
+                blank = Image.new("RGB", image.size, image.getpixel((image.width - 1, 0)))
+                box = ImageChops.difference(image, blank).getbbox()
+                wide = max(image.width // 3, box[2] if box else image.width)
+                image = image.crop((0, 0, wide, min(image.height, wide * height // width)))
             image.thumbnail((width, width * 4))
             out = io.BytesIO()
             image.convert("RGB").save(out, format="JPEG", quality=70)
     except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
         return None
-    return f"data:image/jpeg;base64,{base64.b64encode(out.getvalue()).decode('ascii')}"
+    return out.getvalue()
+
+
+def jpeg_uri(data: bytes) -> str:
+    return f"data:image/jpeg;base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def thumbnail_uri(path: Path | None, width: int = 160) -> str | None:
+    """A small JPEG of the image, for tables of many episodes; None without Pillow."""
+    data = thumbnail_jpeg(path, width)
+    return jpeg_uri(data) if data is not None else None
