@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import time
 from importlib import resources
@@ -44,8 +45,10 @@ def wiki_router(tmp_path):
     port = free_port()
     command = WikiApp().server(serve_context(tmp_path, port))
     argv = [docroot.as_posix() if a == "/usr/share/mediawiki" else a for a in command.argv]
+    # its own process group: php -S forks workers (PHP_CLI_SERVER_WORKERS), all stopped below
     proc = subprocess.Popen(argv, env={**os.environ, **command.env}, cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -55,7 +58,7 @@ def wiki_router(tmp_path):
         except httpx.TransportError:
             time.sleep(0.05)
     yield base, port
-    proc.kill()
+    os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
 
 
