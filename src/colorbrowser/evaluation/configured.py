@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from colorbrowser.browser.policy import NavigationPolicy, entry_parts, url_host_entries
 from colorbrowser.config import check_host_entry
+from colorbrowser.datafile import load_json
 from colorbrowser.errors import UserError
 from colorbrowser.evaluation import dbmatch, helpers, webarena_login
 from colorbrowser.evaluation import evaluators as ev
@@ -220,8 +221,8 @@ class ConfiguredTask:
             if d.storage_state is not None:
                 if d.logins:  # WebArena's own sites: log in with their known accounts
                     webarena_login.ensure_state(d.storage_state, d.logins)
-                state = json.loads(d.storage_state.read_text())
-                if state.get("cookies"):
+                state = load_json(d.storage_state, "storage state")
+                if isinstance(state, dict) and isinstance(state.get("cookies"), list):
                     page.context.add_cookies(state["cookies"])
             if d.geolocation:
                 page.context.grant_permissions(["geolocation"])
