@@ -185,7 +185,8 @@ def build_episode(
     knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s}
-                        | set(vault.values))
+                        | set(vault.values)
+                        | (profile.session_values() if profile is not None else set()))
     trajectory = None
     if run_dir is not None:
         trajectory = Trajectory(run_dir, redactor)
