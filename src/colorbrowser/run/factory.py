@@ -209,7 +209,7 @@ def build_episode(
         secrets=vault.prompt_lines(),
     )
     return episode_type(
-        goal,
+        vault.hide(goal),  # a value written into the goal reaches the model as its name
         env,
         decider,
         settings=settings.agent,
