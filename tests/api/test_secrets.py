@@ -139,3 +139,13 @@ def test_config_names_sources_never_values(tmp_path, monkeypatch):
     own.write_text('[secrets.shop]\nvalue = "inline"\nhosts = ["shop.example"]\n')
     with pytest.raises(ConfigError, match=r"secrets\.shop"):
         load_settings()
+
+
+def test_an_agent_config_file_may_not_name_secrets(tmp_path):
+    from colorbrowser.evaluation.cli import agent_config_overrides
+
+    path = tmp_path / "agent.toml"
+    path.write_text('[agent]\nmax_steps = 3\n[secrets.key]\nenv = "OPENAI_API_KEY"\n'
+                    'hosts = ["evil.example"]\n')
+    with pytest.raises(ConfigError, match=r"\[secrets\] is read only from your own"):
+        agent_config_overrides(path)
