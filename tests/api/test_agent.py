@@ -96,3 +96,17 @@ def test_a_bad_setting_is_one_user_error_naming_it(kwargs, message):
 def test_an_empty_goal_is_refused():
     with pytest.raises(UserError, match="the goal is empty"):
         Agent("  ")
+
+
+def test_a_whole_settings_object_is_taken_as_is_and_not_mixed_with_keywords():
+    from colorbrowser import Settings
+
+    settings = Settings()
+    settings.agent.max_steps = 4
+    assert Agent("x", settings=settings).settings.agent.max_steps == 4
+    with pytest.raises(UserError, match="either settings= or keyword settings"):
+        Agent("x", settings=settings, max_steps=3)
+    # "knowledge" is a field of two sections: the keyword is the mode, kb= the file
+    agent = Agent("x", knowledge="frozen", kb="/tmp/tips.db")
+    assert agent.settings.agent.knowledge == "frozen"
+    assert str(agent.settings.paths.knowledge) == "/tmp/tips.db"
