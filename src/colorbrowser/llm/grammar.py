@@ -10,6 +10,7 @@ to parse; every string this grammar allows is a valid Python literal, so
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -206,6 +207,8 @@ def json_reply_to_tagged(text: str) -> str:
         thought, call = _json_call(text)
     except ActionParseError:
         return text
+    with contextlib.suppress(ActionParseError):  # a built-in action in its canonical form;
+        call = parse_action(call).raw  # a tool's call or a typed answer stays by keyword
     thought = " ".join(thought.replace("<", "(").split())
     return f"<think>{thought}</think>\n<action>{call}</action>"
 
