@@ -13,13 +13,15 @@ from rich.console import Console
 
 from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
-from colorbrowser.run.cli import _finish, checked_start, require_start_allowed
+from colorbrowser.run.cli import _finish
 from colorbrowser.run.console import ConsoleHook
 from colorbrowser.run.factory import build_episode, new_run_dir
 from colorbrowser.run.flags import (
+    checked_start,
     knowledge_options,
     loop_overrides,
     model_options,
+    require_start_allowed,
     settings_from_flags,
 )
 from colorbrowser.safe_text import escape

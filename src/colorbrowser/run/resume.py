@@ -38,6 +38,8 @@ def resume_settings(meta: dict[str, Any], current: Settings) -> tuple[Settings, 
     saved = json.loads(json.dumps(meta.get("settings") or {}))
     if not isinstance(saved, dict):
         raise ConfigError("meta.json settings are damaged: not a JSON object")
+    for name in ("secret_sources", "secrets"):  # a run folder is data: never a secret
+        saved.pop(name, None)
     seals: dict[str, Any] = {}
     for name in ("model", "summarizer_model"):
         section = saved.get(name)
@@ -62,6 +64,7 @@ def resume_settings(meta: dict[str, Any], current: Settings) -> tuple[Settings, 
                            f"with your settings ({_shown(now)}); to change them, {how}")
             setattr(own, key, now)
     settings.paths = current.paths
+    settings.secret_sources = current.secret_sources
     return settings, changes
 
 
