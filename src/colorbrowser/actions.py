@@ -2,12 +2,18 @@
 
 The same table feeds the prompt (the action list the model reads), the parser,
 the output grammar of constrained models, and the executor, so they cannot drift.
+An episode may extend it (``ActionTable``): Python tools become actions, and an
+output schema turns ``stop``'s answer into a typed value; every reader of the table
+takes the episode's table, so an added action is in the prompt, the parser and the
+grammar at once.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -15,7 +21,9 @@ from colorbrowser.errors import ActionParseError
 from colorbrowser.types import Action
 from colorbrowser.utf8 import utf8_safe_tree
 
-ArgKind = Literal["bid", "str", "int", "number", "options"]
+# "bool" is for tools; "json" is stop's answer under an output schema: any literal
+# (a dict, a list, a number...), checked against the schema by whoever set it.
+ArgKind = Literal["bid", "str", "int", "number", "options", "bool", "json"]
 
 _NO_DEFAULT = object()
 
@@ -40,7 +48,7 @@ class ActionSpec:
     params: tuple[Param, ...]
     doc: str
     example: str
-    scope: Literal["page", "browser", "agent"] = "page"
+    scope: Literal["page", "browser", "agent", "tool"] = "page"
     aliases: tuple[str, ...] = field(default=())
 
 
@@ -93,19 +101,59 @@ ACTIONS: dict[str, ActionSpec] = {
     ]
 }
 
-_ALIASES = {alias: spec.name for spec in ACTIONS.values() for alias in spec.aliases}
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """The actions one episode may use: the built-in ones, plus tools, with ``stop``'s
+    answer typed when an output schema is set (``output_schema``, a JSON schema)."""
+
+    specs: Mapping[str, ActionSpec]
+    output_schema: Mapping[str, object] | None = None
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        return {alias: spec.name for spec in self.specs.values() for alias in spec.aliases}
+
+    def spec_for(self, name: str) -> ActionSpec | None:
+        return self.specs.get(self.aliases.get(name, name))
+
+    def with_actions(self, extra: list[ActionSpec]) -> ActionTable:
+        """The table with more actions; a name that is taken is refused (ValueError)."""
+        specs = dict(self.specs)
+        for spec in extra:
+            if spec.name in specs or spec.name in self.aliases:
+                raise ValueError(f"an action named {spec.name!r} exists already")
+            specs[spec.name] = spec
+        return ActionTable(specs, self.output_schema)
+
+    def with_output(self, schema: Mapping[str, object]) -> ActionTable:
+        """``stop`` takes the answer as a value of this JSON schema."""
+        stop = self.specs["stop"]
+        typed = ActionSpec(stop.name, (Param("answer", "json"),),
+                           "Finish the task and give the answer as a value of the answer "
+                           "schema below (a dict literal for an object).",
+                           "stop({'name': 'socks', 'price': 14.5})", scope=stop.scope,
+                           aliases=stop.aliases)
+        return ActionTable({**self.specs, "stop": typed}, dict(schema))
+
+
+BUILTIN = ActionTable(ACTIONS)
+_ALIASES = BUILTIN.aliases
 
 _TAGGED = re.compile(r"<action>(.*?)(?:</action>|$)", re.S | re.I)
 _THOUGHT = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)  # linear: no rescans
 _FENCED = re.compile(r"```(?:python|py)?\s*\n?(.*?)```", re.S)
-_CALL_LINE = re.compile(r"^\s*([a-z_]+)\s*\(.*\)\s*;?\s*$", re.S)
+_CALL_LINE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(.*\)\s*;?\s*$", re.S)
 
 
-def spec_for(name: str) -> ActionSpec | None:
+def spec_for(name: str, table: ActionTable | None = None) -> ActionSpec | None:
+    if table is not None:
+        return table.spec_for(name)
     return ACTIONS.get(_ALIASES.get(name, name))
 
 
-def extract_action_text(reply: str) -> str:
+def extract_action_text(reply: str, table: ActionTable | None = None) -> str:
     """Find the action call in a model reply: a tagged block, a fenced block, or a bare line.
 
     A reply with two actions (two tagged blocks, or a tagged and a fenced one) is
@@ -117,7 +165,7 @@ def extract_action_text(reply: str) -> str:
     if not _tagged(body):  # the only action may be inside the thought
         body = reply
     tagged = _tagged(body)
-    fenced = [f for f in _FENCED.findall(_TAGGED.sub(" ", body)) if _is_call(f)]
+    fenced = [f for f in _FENCED.findall(_TAGGED.sub(" ", body)) if _is_call(f, table)]
     if len(tagged) + (len(fenced) if tagged else 0) > 1:
         count = len(tagged) + len(fenced)
         raise ActionParseError(
@@ -130,7 +178,7 @@ def extract_action_text(reply: str) -> str:
         return found[-1].strip()
     for line in reversed(reply.strip().splitlines()):
         candidate = line.strip().strip("`")
-        if _is_call(candidate):
+        if _is_call(candidate, table):
             return candidate
     raise ActionParseError(
         "no action found: put exactly one call such as click('12') inside <action></action>"
@@ -141,9 +189,9 @@ def _tagged(text: str) -> list[str]:
     return [t.strip() for t in _TAGGED.findall(text) if t.strip()]
 
 
-def _is_call(text: str) -> bool:
+def _is_call(text: str, table: ActionTable | None = None) -> bool:
     m = _CALL_LINE.match(text.strip())
-    return bool(m and spec_for(m.group(1)))
+    return bool(m and spec_for(m.group(1), table))
 
 
 def _literal(node: ast.expr, action: str) -> Any:
@@ -181,6 +229,12 @@ def _coerce(value: Any, param: Param, action: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ActionParseError(f"{action}(): {param.name} must be a number")
         return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ActionParseError(f"{action}(): {param.name} must be True or False")
+        return value
+    if kind == "json":
+        return value
     if kind == "options":
         if isinstance(value, str):
             return value
@@ -190,7 +244,20 @@ def _coerce(value: Any, param: Param, action: str) -> Any:
     raise AssertionError(kind)
 
 
-def parse_action(text: str) -> Action:
+def _json_call(src: str, spec: ActionSpec) -> list[ast.expr] | None:
+    """``stop({"ok": true})``: JSON where a Python literal was expected, for an action
+    that takes a JSON value (models write JSON's true, false and null)."""
+    if not any(p.kind == "json" for p in spec.params):
+        return None
+    inner = src[src.index("(") + 1:src.rindex(")")] if ")" in src else ""
+    try:
+        value = json.loads(inner)
+    except ValueError:
+        return None
+    return [ast.Constant(value=value)]
+
+
+def parse_action(text: str, table: ActionTable | None = None) -> Action:
     """Parse one call with ``ast``; literals only, so nothing in it is ever executed."""
     src = text.strip().rstrip(";").strip()
     if not src:
@@ -204,15 +271,21 @@ def parse_action(text: str) -> Action:
     call = tree.body
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
         raise ActionParseError(f"expected one call like click('12'), got {src[:80]!r}")
-    spec = spec_for(call.func.id)
+    spec = spec_for(call.func.id, table)
     if spec is None:
-        known = ", ".join(ACTIONS)
+        known = ", ".join((table or BUILTIN).specs)
         raise ActionParseError(f"unknown action {call.func.id!r}; known actions: {known}")
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
         raise ActionParseError(f"{spec.name}(): * and ** arguments are not allowed")
-    positional = [_literal(a, spec.name) for a in call.args]
+    try:
+        positional = [_literal(a, spec.name) for a in call.args]
+    except ActionParseError:
+        as_json = _json_call(src, spec)
+        if as_json is None or call.keywords:
+            raise
+        positional = [node.value for node in as_json]  # type: ignore[attr-defined]
     keywords = {k.arg: _literal(k.value, spec.name) for k in call.keywords}
     if len(positional) > len(spec.params):
         raise ActionParseError(
@@ -234,12 +307,12 @@ def parse_action(text: str) -> Action:
     extra = set(keywords) - {p.name for p in spec.params}
     if extra:
         raise ActionParseError(f"{spec.name}(): unknown argument(s) {', '.join(sorted(extra))}")
-    return Action(spec.name, values, raw=format_action(spec.name, values))
+    return Action(spec.name, values, raw=format_action(spec.name, values, table))
 
 
-def format_action(name: str, args: list[Any]) -> str:
+def format_action(name: str, args: list[Any], table: ActionTable | None = None) -> str:
     """Canonical text of an action, used in logs, prompts and the trajectory."""
-    spec = ACTIONS[name]
+    spec = (table or BUILTIN).specs[name]
     shown = list(args)
     while shown and len(shown) > sum(p.required for p in spec.params):
         param = spec.params[len(shown) - 1]
@@ -250,10 +323,10 @@ def format_action(name: str, args: list[Any]) -> str:
     return f"{name}({', '.join(repr(a) for a in shown)})"
 
 
-def describe_actions(names: list[str] | None = None) -> str:
+def describe_actions(names: list[str] | None = None, table: ActionTable | None = None) -> str:
     """The action list shown to the model."""
     lines = []
-    for spec in ACTIONS.values():
+    for spec in (table or BUILTIN).specs.values():
         if names is not None and spec.name not in names:
             continue
         sig = ", ".join(

@@ -266,7 +266,29 @@ class PathSettings(_Strict):
         os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "colorbrowser")
 
 
+class SecretSource(_Strict):
+    """Where one secret's value is read (an environment variable or a file, never the
+    value itself) and the hosts it may be typed into (see secrets.py)."""
+
+    env: str | None = None
+    file: Path | None = None
+    hosts: list[str] = Field(min_length=1)
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, value: list[str]) -> list[str]:
+        return [check_host_entry(h) for h in value]
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SecretSource:
+        if (self.env is None) == (self.file is None):
+            raise ValueError("name exactly one of env or file")
+        return self
+
+
 class Settings(_Strict):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
+
     model: ModelSettings = Field(default_factory=ModelSettings)
     summarizer_model: ModelSettings | None = None
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
@@ -274,6 +296,9 @@ class Settings(_Strict):
     hitl: HitlSettings = Field(default_factory=HitlSettings)
     copilot: CopilotSettings = Field(default_factory=CopilotSettings)
     paths: PathSettings = Field(default_factory=PathSettings)
+    # [secrets] in config.toml: name -> where its value is read. Only from the person's
+    # own config file (load_settings refuses it in a file named on the command line).
+    secret_sources: dict[str, SecretSource] = Field(default_factory=dict, alias="secrets")
 
     @model_validator(mode="after")
     def _summarizer_inherits_endpoint(self) -> Settings:
@@ -360,6 +385,11 @@ def load_settings(
             raise ConfigError(f"cannot read config file {cfg_path}: {exc.strerror}") from None
     elif named_by is not None:
         raise ConfigError(f"{named_by}config file {cfg_path} does not exist")
+    if path is not None and "secrets" in data:
+        # A file from elsewhere is data: it may not choose which of the person's
+        # variables or files become secrets, nor where they are typed.
+        raise ConfigError(f"config file {cfg_path}: [secrets] is read only from your own "
+                          f"config file ({default_config_path(env)})")
     # Where each value came from, so an error names the file, variable or flag to fix.
     default = f"config file {cfg_path}" if data else "settings"
     origins: dict[tuple[str, ...], str] = {}

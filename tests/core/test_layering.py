@@ -4,7 +4,7 @@ inside functions and under TYPE_CHECKING alike.
 
     core (types, steps, gate, protocols, config, errors, actions, ...)
       < llm, browser, knowledge          (side by side: none imports another)
-      < agent < hitl < run < evaluation < ui
+      < agent < hitl < run < api < evaluation < ui
       < arena, copilot, explore, demo, doctor
       < every cli.py module (commands are the glue at the top), and testing.py
 """
@@ -23,6 +23,7 @@ LAYERS = [
     {"agent"},
     {"hitl"},
     {"run"},
+    {"api"},
     {"evaluation"},
     {"ui"},
     {"arena", "copilot", "explore", "demo", "doctor"},

@@ -11,12 +11,13 @@ episode early (as EpisodeEnd exceptions).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from colorbrowser.agent import checkpoint, records
 from colorbrowser.agent.memory import NoMemory
 from colorbrowser.agent.own_actions import run_agent_action
+from colorbrowser.agent.secrets import SecretRefused, Vault
 from colorbrowser.agent.state import EpisodeState
 from colorbrowser.agent.trajectory import Trajectory
 from colorbrowser.agent.view import EpisodeFacade
@@ -44,13 +45,19 @@ from colorbrowser.steps import (
 )
 from colorbrowser.types import Action, ActionResult, Observation
 
+if TYPE_CHECKING:
+    from colorbrowser.agent.tools import Tool
+
 
 class Episode:
     def __init__(self, goal: str, env: Environment, decider: Decider, *,
                  settings: AgentSettings | None = None, start_url: str | None = None,
                  trajectory: Trajectory | None = None, memory: Memory | None = None,
-                 hooks: Sequence[Hook] = (), state: EpisodeState | None = None):
+                 hooks: Sequence[Hook] = (), state: EpisodeState | None = None,
+                 tools: Mapping[str, Tool] | None = None, vault: Vault | None = None):
         self.settings = settings or AgentSettings()
+        self.tools = dict(tools or {})  # Python functions the decider may call as actions
+        self.vault = vault or Vault()  # {{secret:NAME}} values, filled in only when typing
         self.env = env
         self.decider = decider
         self.trajectory = trajectory
@@ -84,6 +91,7 @@ class Episode:
             self.obs = self._open_start()
         else:
             self.obs = self.env.observe()
+        self.obs = self.vault.hide_observation(self.obs)  # the values never reach a reader
         self._fresh = True
         return self.obs
 
@@ -181,10 +189,27 @@ class Episode:
         if decision.action is None:
             return ActionResult.failure(
                 f"no valid action after {len(decision.format_errors)} tries: {decision.error}")
-        result = run_agent_action(self.state, self.env, decision.action)
-        if result.info.get("secret") and self.trajectory:
+        try:
+            action = self.vault.fill_in(decision.action, self._live_url(),
+                                        in_frame=self._in_frame(decision.action))
+        except SecretRefused as exc:
+            return ActionResult.failure(f"{decision.action.name}: {exc}")
+        result = run_agent_action(self.state, self.env, action, self.tools)
+        if result.info.get("secret") and self.trajectory and action is decision.action:
             self.trajectory.redactor.add(str(decision.action.args[-1]))
-        return result
+        return self.vault.hide_result(result)
+
+    def _live_url(self) -> str:
+        """The page's address now, not as last seen: where a secret would really go."""
+        page = getattr(self.env, "page", None) if self.vault else None
+        url = getattr(page, "url", None)
+        return url if isinstance(url, str) else (self.obs.url if self.obs else "")
+
+    def _in_frame(self, action: Action) -> bool:
+        if not self.obs or not action.args:
+            return False
+        info = self.obs.elements.get(str(action.args[0]))
+        return bool(info and info.frame)
 
     # -- 6. record --------------------------------------------------------------------------
     def record(self, number: int, actor: Actor, obs: Observation, ctx: StepContext,

@@ -10,9 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
-from colorbrowser.actions import describe_actions, extract_action_text, parse_action
+from colorbrowser.actions import (
+    BUILTIN,
+    ActionTable,
+    describe_actions,
+    extract_action_text,
+    parse_action,
+)
+from colorbrowser.agent.output import OutputSpec
 from colorbrowser.llm.grammar import action_constraint
 from colorbrowser.llm.prompts import clip_page
 from colorbrowser.llm.role import Role
@@ -29,25 +37,46 @@ MIN_PAGE_TOKENS = 200  # never cut the page below this: a prompt without it is n
 _THINK = re.compile(r"<think>(.*?)(?:</think>|<action>|$)", re.S | re.I)
 
 
-def split_reply(reply: str) -> tuple[str, Action]:
-    """Thought and parsed action from a reply; raises ActionParseError with a fixable reason."""
+def split_reply(reply: str, table: ActionTable | None = None,
+                output: OutputSpec | None = None) -> tuple[str, Action]:
+    """Thought and parsed action from a reply; raises ActionParseError with a fixable reason.
+
+    Under an output schema, ``stop``'s answer is checked here, so an answer that does
+    not fit is a format error the model is shown, like any other unusable reply."""
     m = _THINK.search(reply)
     thought = (m.group(1) if m else reply.split("<action>")[0]).strip()
-    action = parse_action(extract_action_text(reply))
+    action = parse_action(extract_action_text(reply, table), table)
+    if output is not None and action.name == "stop":
+        answer = output.check(action.args[0] if action.args else "")
+        action = Action("stop", [answer], raw=f"stop({answer!r})")
     return thought[:2000], action
 
 
 class Operator:
-    """The model-backed Decider."""
+    """The model-backed Decider. ``table`` holds the actions it may use (tools added);
+    ``output`` the schema its final answer must fit; ``secrets`` the placeholders it
+    may type (names and hosts only)."""
 
     def __init__(self, model: Model, *, format_retries: int = 2, send_screenshot: bool = True,
-                 template_dir: Path | None = None):
+                 template_dir: Path | None = None, table: ActionTable | None = None,
+                 output: OutputSpec | None = None, secrets: Sequence[str] = ()):
         self.model = model
         self.send_screenshot = send_screenshot
+        self.output = output
+        if output is not None:
+            table = (table or BUILTIN).with_output(output.schema)
+        self.table = table
+
+        def parse(reply: str) -> tuple[str, Action]:
+            return split_reply(reply, self.table, output)
+
         self.role: Role[tuple[str, Action]] = Role(
-            model, system="operator_system.j2", user="operator_user.j2", parse=split_reply,
+            model, system="operator_system.j2", user="operator_user.j2", parse=parse,
             templates=[template_dir, TEMPLATES], retries=format_retries,
-            retry="format_error.j2", system_context={"actions": describe_actions()})
+            retry="format_error.j2", system_context={
+                "actions": describe_actions(table=table),
+                "answer_schema": output.prompt_text() if output else "",
+                "secrets": list(secrets)})
 
     def context(self, view: DecisionView) -> dict[str, object]:
         tabs = ""
@@ -92,7 +121,7 @@ class Operator:
 
     def constraint(self, obs: Observation) -> Constraint:
         """Output grammar and schema whose element ids are exactly the page's ids."""
-        return action_constraint(obs.bids)
+        return action_constraint(obs.bids, table=self.table)
 
     def decide(self, view: DecisionView) -> Decision:
         reply = self.role.ask(images=self.images(view), constraint=self.constraint(view.obs),

@@ -1,21 +1,30 @@
 """The agent's own actions: they change what it knows, not the page.
 
 ``stop`` ends the episode with an answer, ``take_note`` remembers a fact across the
-summary's compaction, ``calculate`` does exact arithmetic; everything else is the
-browser's business.
+summary's compaction, ``calculate`` does exact arithmetic, a tool (tools.py) runs the
+person's Python function; everything else is the browser's business.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from colorbrowser.agent.calculator import CalculationError, calculate
 from colorbrowser.agent.state import EpisodeState
 from colorbrowser.protocols import Environment
 from colorbrowser.types import Action, ActionResult
 
+if TYPE_CHECKING:
+    from colorbrowser.agent.tools import Tool
+
 NOTE_CHARS = 1000
 
 
-def run_agent_action(state: EpisodeState, env: Environment, action: Action) -> ActionResult:
+def run_agent_action(state: EpisodeState, env: Environment, action: Action,
+                     tools: Mapping[str, Tool] | None = None) -> ActionResult:
+    if tools and action.name in tools:
+        return tools[action.name].call(action.args)
     if action.name == "stop":
         answer = str(action.args[0]) if action.args else ""
         return ActionResult(done=True, answer=answer, output="episode finished")

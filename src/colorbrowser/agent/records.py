@@ -6,6 +6,7 @@ the action text, and registered with the redactor before anything is written.
 
 from __future__ import annotations
 
+from colorbrowser.agent.secrets import PLACEHOLDER
 from colorbrowser.agent.state import now_iso
 from colorbrowser.agent.trajectory import MASK, Redactor
 from colorbrowser.steps import (
@@ -37,14 +38,15 @@ def mask_password(redactor: Redactor, obs: Observation, action: Action | None) -
     if action is None or action.name != "fill" or len(action.args) < 2:
         return
     info = obs.elements.get(str(action.args[0]))
-    if info is not None and info.states.get("password"):
-        redactor.add(str(action.args[-1]))
+    value = str(action.args[-1])
+    if info is not None and info.states.get("password") and not PLACEHOLDER.search(value):
+        redactor.add(value)  # a {{secret:NAME}} is no secret: its value is known already
 
 
 def action_text(action: Action | None, result: ActionResult) -> str | None:
     if action is None:
         return None
-    if result.info.get("secret"):
+    if result.info.get("secret") and not PLACEHOLDER.fullmatch(str(action.args[-1])):
         return f"{action.name}({action.args[0]!r}, {MASK!r})"
     return str(action)
 

@@ -54,6 +54,11 @@ def _host_of(url: str) -> str | None:
     return host.rstrip(".").lower()
 
 
+def plain_host(url: str) -> str | None:
+    """The host of ``url`` as Chromium reads it; None when it could be read two ways."""
+    return _host_of(url)
+
+
 @dataclass(frozen=True)
 class NavigationPolicy:
     allow_hosts: tuple[str, ...] = ()  # empty: every host of the web

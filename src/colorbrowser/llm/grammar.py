@@ -14,8 +14,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from colorbrowser.actions import ACTIONS, ActionSpec, ArgKind, Param, parse_action
+from colorbrowser.actions import BUILTIN, ActionSpec, ActionTable, ArgKind, Param, parse_action
 from colorbrowser.errors import ActionParseError
+from colorbrowser.llm.literal_grammar import gbnf_literal as _gbnf_literal
+from colorbrowser.llm.literal_grammar import literal_rules
 from colorbrowser.types import Action, Constraint
 from colorbrowser.utf8 import utf8_safe_tree
 
@@ -33,38 +35,21 @@ str ::= sq-str | dq-str
 int ::= "0" | [1-9] [0-9]{0,8}
 number ::= "-"? int ("." [0-9]{1,6})?
 options ::= str | "[" str (", " str){0,9} "]"
+bool ::= "True" | "False"
 """
-
-
-def _gbnf_literal(text: str) -> str:
-    """Quote text as a GBNF string literal (only ASCII-safe escapes are emitted)."""
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
 
 
 def _rule_name(action: str) -> str:
     return "act-" + action.replace("_", "-")
 
 
-def _select(bids: Sequence[str], actions: Sequence[str] | None) -> list[ActionSpec]:
-    names = list(ACTIONS) if actions is None else list(dict.fromkeys(actions))
-    unknown = [n for n in names if n not in ACTIONS]
+def _select(bids: Sequence[str], actions: Sequence[str] | None,
+            table: ActionTable) -> list[ActionSpec]:
+    names = list(table.specs) if actions is None else list(dict.fromkeys(actions))
+    unknown = [n for n in names if n not in table.specs]
     if unknown:
         raise ValueError(f"unknown action(s) for the grammar: {', '.join(unknown)}")
-    specs = [ACTIONS[n] for n in names]
+    specs = [table.specs[n] for n in names]
     if not bids:
         specs = [s for s in specs if not any(p.kind == "bid" for p in s.params)]
     if not specs:
@@ -107,12 +92,16 @@ def action_grammar(
     actions: Sequence[str] | None = None,
     max_thought_chars: int = 300,
     max_string_chars: int = 200,
+    table: ActionTable | None = None,
 ) -> str:
-    """GBNF for ``<think>THOUGHT</think>\\n<action>CALL</action>`` with bids as an enum."""
+    """GBNF for ``<think>THOUGHT</think>\\n<action>CALL</action>`` with bids as an enum.
+    A "json" argument (stop's answer under an output schema) follows the schema, as
+    a Python literal the parser reads."""
     if max_thought_chars < 1 or max_string_chars < 1:
         raise ValueError("length bounds must be positive")
+    table = table or BUILTIN
     clean = _clean_bids(bids)
-    specs = _select(clean, actions)
+    specs = _select(clean, actions, table)
     lines = [
         'root ::= "<think>" thought "</think>\\n<action>" call "</action>"',
         f"thought ::= [^<\\n\\r]{{1,{max_thought_chars}}}",
@@ -122,11 +111,15 @@ def action_grammar(
     if clean:
         lines.append("bid ::= " + " | ".join(_gbnf_literal(repr(b)) for b in clean))
     lines += _STRING_RULES.strip().replace("%(n)d", str(max_string_chars)).splitlines()
+    if any(p.kind == "json" for s in specs for p in s.params):
+        lines += literal_rules("json", dict(table.output_schema or {}))
     return "\n".join(lines) + "\n"
 
 
-def _json_type(param: Param, bids: list[str]) -> dict[str, Any]:
+def _json_type(param: Param, bids: list[str], table: ActionTable) -> dict[str, Any]:
     kinds: dict[ArgKind, dict[str, Any]] = {
+        "bool": {"type": "boolean"},
+        "json": {k: v for k, v in (table.output_schema or {}).items() if k != "$defs"},
         "bid": {"type": "string", "enum": bids},
         "str": {"type": "string"},
         "int": {"type": "integer", "minimum": 0},
@@ -142,25 +135,27 @@ def _json_type(param: Param, bids: list[str]) -> dict[str, Any]:
 
 
 def json_action_schema(
-    bids: Sequence[str], *, actions: Sequence[str] | None = None, max_thought_chars: int = 300
+    bids: Sequence[str], *, actions: Sequence[str] | None = None, max_thought_chars: int = 300,
+    table: ActionTable | None = None,
 ) -> dict[str, Any]:
     """JSON schema: ``{"thought": ..., "action": {"name": <enum>, <param>: ...}}``.
 
     One branch per action so each one only takes its own arguments, and bids are
     an enum like in the grammar.
     """
+    table = table or BUILTIN
     clean = _clean_bids(bids)
     branches = []
-    for spec in _select(clean, actions):
+    for spec in _select(clean, actions, table):
         props: dict[str, Any] = {"name": {"const": spec.name}}
-        props.update({p.name: _json_type(p, clean) for p in spec.params})
+        props.update({p.name: _json_type(p, clean, table) for p in spec.params})
         branches.append({
             "type": "object",
             "properties": props,
             "required": ["name"] + [p.name for p in spec.params if p.required],
             "additionalProperties": False,
         })
-    return {
+    schema: dict[str, Any] = {
         "title": SCHEMA_TITLE,
         "type": "object",
         "properties": {
@@ -170,10 +165,21 @@ def json_action_schema(
         "required": ["thought", "action"],
         "additionalProperties": False,
     }
+    if table.output_schema and "$defs" in table.output_schema:
+        schema["$defs"] = table.output_schema["$defs"]  # "#/$defs/..." refs resolve here
+    return schema
 
 
-def action_from_json(data: str | dict[str, Any]) -> tuple[str, Action]:
+def action_from_json(data: str | dict[str, Any],
+                     table: ActionTable | None = None) -> tuple[str, Action]:
     """Turn a reply that follows json_action_schema into (thought, parsed Action)."""
+    thought, text = _json_call(data)
+    return thought, parse_action(text, table)
+
+
+def _json_call(data: str | dict[str, Any]) -> tuple[str, str]:
+    """(thought, call text) of a JSON action reply: arguments by keyword, so the text
+    needs no table; the parser of the episode's table checks it."""
     if isinstance(data, str):
         try:
             # strict=False: some servers let raw control characters into strings.
@@ -183,15 +189,11 @@ def action_from_json(data: str | dict[str, Any]) -> tuple[str, Action]:
     if not isinstance(data, dict) or not isinstance(data.get("action"), dict):
         raise ActionParseError('expected {"thought": ..., "action": {"name": ...}}')
     call = data["action"]
-    spec = ACTIONS.get(str(call.get("name", "")))
-    if spec is None:
+    name = str(call.get("name", ""))
+    if not name.isidentifier() or any(not str(k).isidentifier() for k in call):
         raise ActionParseError(f"unknown action {call.get('name')!r}")
-    extra = set(call) - {"name"} - {p.name for p in spec.params}
-    if extra:
-        raise ActionParseError(f"{spec.name}(): unknown argument(s) {', '.join(sorted(extra))}")
-    args = ", ".join(f"{p.name}={call[p.name]!r}" for p in spec.params if p.name in call)
-    thought = str(data.get("thought", ""))
-    return thought, parse_action(f"{spec.name}({args})")
+    args = ", ".join(f"{k}={v!r}" for k, v in call.items() if k != "name")
+    return str(data.get("thought", "")), f"{name}({args})"
 
 
 def json_reply_to_tagged(text: str) -> str:
@@ -201,19 +203,21 @@ def json_reply_to_tagged(text: str) -> str:
     format-error path reports what went wrong.
     """
     try:
-        thought, action = action_from_json(text)
+        thought, call = _json_call(text)
     except ActionParseError:
         return text
     thought = " ".join(thought.replace("<", "(").split())
-    return f"<think>{thought}</think>\n<action>{action.raw}</action>"
+    return f"<think>{thought}</think>\n<action>{call}</action>"
 
 
 def action_constraint(
-    bids: Sequence[str], *, actions: Sequence[str] | None = None, max_thought_chars: int = 300
+    bids: Sequence[str], *, actions: Sequence[str] | None = None, max_thought_chars: int = 300,
+    table: ActionTable | None = None,
 ) -> Constraint:
     """Both forms at once; the client sends whichever its endpoint understands."""
     return Constraint(
-        grammar=action_grammar(bids, actions=actions, max_thought_chars=max_thought_chars),
+        grammar=action_grammar(bids, actions=actions, max_thought_chars=max_thought_chars,
+                               table=table),
         json_schema=json_action_schema(bids, actions=actions,
-                                       max_thought_chars=max_thought_chars),
+                                       max_thought_chars=max_thought_chars, table=table),
     )

@@ -14,11 +14,13 @@ from colorbrowser.errors import UserError
 from colorbrowser.run.console import ConsoleHook, print_summary
 from colorbrowser.run.factory import build_episode, new_run_dir
 from colorbrowser.run.flags import (
+    checked_start,
     help_options,
     knowledge_options,
     loop_console_hooks,
     loop_overrides,
     model_options,
+    require_start_allowed,
     settings_from_flags,
     terminal_asker,
 )
@@ -47,6 +49,10 @@ from colorbrowser.safe_text import escape
               help="Run folder (default runs/<time>-<goal>).")
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--output-schema", "output_schema", type=click.Path(dir_okay=False), default=None,
+              help="JSON schema file the answer must fit; the answer is then JSON.")
+@click.option("--profile", "profile_name", default=None,
+              help="Start signed in with a login profile saved by `colorbrowser login`.")
 @click.option("--confirm-risky", is_flag=True,
               help="Ask at the terminal before a risky action runs (the [[copilot.risk]] "
                    "policy: payments, deletions, forms that POST...).")
@@ -54,11 +60,22 @@ from colorbrowser.safe_text import escape
 @help_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, allow_hosts,
                 allow_file_url, memory, summarizer_model, summary_budget, max_steps, max_cost,
-                out_dir, headed, as_json, confirm_risky, **loop_flags):
+                out_dir, headed, as_json, output_schema, profile_name, confirm_risky,
+                **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     if not goal.strip():
         raise UserError("the goal is empty; say what the agent should do")
     start_url, trusted = checked_start(start_url, allow_file_url)
+    output = None
+    if output_schema is not None:
+        from colorbrowser.agent.output import OutputSpec
+
+        output = OutputSpec.from_file(output_schema)
+    profile = None
+    if profile_name is not None:
+        from colorbrowser.run.profiles import load_profile
+
+        profile = load_profile(profile_name)  # a missing or expired one says so now
     settings = settings_from_flags(
         config_path, base_url, model_name, api_key_env,
         {("agent", "max_steps"): max_steps, ("agent", "max_cost"): max_cost,
@@ -77,7 +94,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
     with contextlib.ExitStack() as stack:
         episode = build_episode(goal, start_url, settings, stack, run_dir=run_dir,
                                 hooks=loop_console_hooks(settings, console),
-                                asker=terminal_asker(settings, console))
+                                asker=terminal_asker(settings, console), output=output,
+                                profile=profile)
         if confirm_risky:
             episode.hooks.append(risk_confirmation(settings, episode, console))
         result = episode.run()
@@ -99,27 +117,6 @@ def risk_confirmation(settings, episode, console: Console):
     _ = env.page  # the browser starts here: the request spy goes in before any page
     policy = RiskPolicy(settings.copilot.risk, lambda: env.page).install(env.session.context)
     return ConfirmRisky(policy, confirm, lambda: episode.obs)
-
-
-def checked_start(url: str, allow_file_url: bool) -> tuple[str, list[str]]:
-    """The start address in full (a typo fails here, before a model or browser starts),
-    and the pages the person trusts by saying --allow-file-url."""
-    from colorbrowser.browser.messages import ActionFailed, normalize_url
-    from colorbrowser.browser.policy import start_pages
-
-    try:
-        url = normalize_url(url)
-    except ActionFailed as exc:
-        raise UserError(f"--url: {exc}") from None
-    return url, start_pages(url, allow_file=allow_file_url)
-
-
-def require_start_allowed(url: str, settings) -> None:
-    from colorbrowser.browser.policy import start_refusal
-
-    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages)
-    if reason:
-        raise UserError(f"--url: {reason}")
 
 
 def _finish(console: Console, episode, result, as_json: bool) -> int:
@@ -154,3 +151,27 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
     return _finish(console, episode, result, as_json)
+
+
+@click.command("login")
+@click.argument("site")
+@click.option("--url", required=True, help="The site's sign-in page.")
+@click.option("--panel", "use_panel", is_flag=True,
+              help="Sign in through the copilot panel (the default without a display).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Settings file (TOML).")
+def login_command(site: str, url: str, use_panel: bool, config_path: str | None) -> None:
+    """Sign in to a site once and save the session as the login profile SITE."""
+    import os
+
+    from colorbrowser.copilot.login import panel_wait
+    from colorbrowser.run.login import capture_login, terminal_wait
+
+    headed = not use_panel and bool(os.environ.get("DISPLAY") or
+                                    os.environ.get("WAYLAND_DISPLAY"))
+    settings = settings_from_flags(config_path, None, None, None,
+                                   {("browser", "headless"): not headed})
+    profile = capture_login(site, url, settings, terminal_wait if headed else panel_wait)
+    cookies = len(profile.state.get("cookies") or [])
+    click.echo(f"saved login profile {profile.name!r} ({cookies} cookies) to {profile.path}; "
+               f"use it with `colorbrowser run --profile {profile.name} ...`", err=True)

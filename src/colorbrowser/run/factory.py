@@ -19,6 +19,7 @@ from colorbrowser import __version__
 from colorbrowser.agent.loop import Episode
 from colorbrowser.agent.memory import FullHistory, NoMemory
 from colorbrowser.agent.operator import Operator
+from colorbrowser.agent.secrets import Vault, vault_for
 from colorbrowser.agent.state import now_iso
 from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Redactor, Trajectory, lock_run_dir, slugify
@@ -29,8 +30,11 @@ from colorbrowser.protocols import Decider, Environment, Hook, Memory, Model
 from colorbrowser.steps import SCHEMA_VERSION
 
 if TYPE_CHECKING:
+    from colorbrowser.agent.output import OutputSpec
+    from colorbrowser.agent.tools import Tool
     from colorbrowser.hitl.asking import Asker
     from colorbrowser.knowledge.store import KnowledgeBase
+    from colorbrowser.run.profiles import Profile
 
 
 def new_run_dir(root: Path, goal: str) -> Path:
@@ -151,19 +155,37 @@ def build_episode(
     lock: bool = True,
     site_aliases: SiteAliases = NO_ALIASES,
     episode_type: type[Episode] = Episode,
+    tools: Sequence[Tool] = (),
+    output: OutputSpec | None = None,
+    vault: Vault | None = None,
+    profile: Profile | None = None,
 ) -> Episode:
     """``site_aliases`` names locally served sites stably for knowledge (tips, scopes);
-    ``episode_type`` an Episode subclass (the copilot's, where a person may take over)."""
+    ``episode_type`` an Episode subclass (the copilot's, where a person may take over);
+    ``tools`` Python functions the Operator may call as actions; ``output`` the schema
+    the final answer must fit; ``vault`` the secrets it may type (default: the
+    config's [secrets]); ``profile`` a saved sign-in the browser starts with."""
+    from colorbrowser.actions import BUILTIN
+    from colorbrowser.agent.tools import with_tools
+
+    table, by_name = with_tools(BUILTIN, tools)
+    vault = vault if vault is not None else vault_for(settings, None, start_url)
     if settings.agent.knowledge == "off":
         kb = None
     elif kb is None:  # first, so a missing frozen store fails before anything starts
         kb = open_knowledge(settings, stack)
     env = env or open_browser(settings, stack)
+    if profile is not None:
+        from colorbrowser.run.profiles import ProfileCheck, use_profile
+
+        use_profile(env, profile)
+        hooks = [ProfileCheck(profile), *hooks]
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
         lock_run_dir(run_dir, stack)
     knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
-    redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s})
+    redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s}
+                        | set(vault.values))
     trajectory = None
     if run_dir is not None:
         trajectory = Trajectory(run_dir, redactor)
@@ -181,6 +203,9 @@ def build_episode(
         model,
         format_retries=settings.agent.format_retries,
         send_screenshot=settings.agent.send_screenshot,
+        table=table,
+        output=output,
+        secrets=vault.prompt_lines(),
     )
     return episode_type(
         goal,
@@ -191,4 +216,6 @@ def build_episode(
         trajectory=trajectory,
         memory=build_memory(settings, model, stack),
         hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks],
+        tools=by_name,
+        vault=vault,
     )

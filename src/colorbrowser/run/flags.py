@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from colorbrowser.config import load_settings
+from colorbrowser.errors import UserError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,6 +55,28 @@ def settings_from_flags(config_path, base_url, model_name, api_key_env, override
     command's own flags (``{("agent", "max_steps"): 5}``; None means not given) on top."""
     given = model_flags(base_url, model_name, api_key_env)
     return load_settings(config_path, {**(overrides or {}), **given})  # flags on top
+
+
+# -- the start page -------------------------------------------------------------------
+def checked_start(url: str, allow_file_url: bool) -> tuple[str, list[str]]:
+    """The start address in full (a typo fails here, before a model or browser starts),
+    and the pages the person trusts by saying --allow-file-url."""
+    from colorbrowser.browser.messages import ActionFailed, normalize_url
+    from colorbrowser.browser.policy import start_pages
+
+    try:
+        url = normalize_url(url)
+    except ActionFailed as exc:
+        raise UserError(f"--url: {exc}") from None
+    return url, start_pages(url, allow_file=allow_file_url)
+
+
+def require_start_allowed(url: str, settings) -> None:
+    from colorbrowser.browser.policy import start_refusal
+
+    reason = start_refusal(url, settings.browser.allow_hosts, settings.browser.trusted_pages)
+    if reason:
+        raise UserError(f"--url: {reason}")
 
 
 # -- flags shared with `run` ----------------------------------------------------------
