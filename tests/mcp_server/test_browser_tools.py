@@ -8,6 +8,7 @@ import re
 
 import anyio
 
+from colorbrowser.agent.secrets import Secret
 from colorbrowser.llm.prompts import fenced_spans, outside_fences
 from colorbrowser.llm.tokens import count_tokens
 from colorbrowser.mcp.server import ServerConfig
@@ -115,7 +116,8 @@ def test_screenshot_is_an_image_with_optional_marks_and_secrets_covered(mcp_url)
     secret = "sk-mcp-SECRET-4242"
 
     async def body():
-        config = ServerConfig(settings=quick_settings(), secrets=(secret,))
+        config = ServerConfig(settings=quick_settings(),
+                              secrets={"api_key": Secret(secret, ("127.0.0.1",))})
         async with client(config) as c:
             went = await c.call_tool("browser_act", {"action": f"goto('{mcp_url('secret.html')}')"})
             plain = await c.call_tool("browser_screenshot", {})
@@ -125,6 +127,7 @@ def test_screenshot_is_an_image_with_optional_marks_and_secrets_covered(mcp_url)
                 assert not result.isError
                 assert secret not in text(result)
             assert "Welcome back" in text(seen)
+            assert "{{secret:api_key}}" in text(seen)  # the field holds it: named, not shown
             images = [next(c for c in r.content if c.type == "image") for r in (plain, marked)]
             pngs = [base64.b64decode(i.data) for i in images]
             assert all(i.mimeType == "image/png" for i in images)
@@ -146,4 +149,35 @@ def test_each_session_has_its_own_browser(mcp_url):
             tabs = re.compile(r"^Tabs: .*\[1\]", re.M)
             assert tabs.search(text(await one.call_tool("browser_observe", {"depth": 1})))
             assert not tabs.search(text(await two.call_tool("browser_observe", {"depth": 1})))
+    anyio.run(body)
+
+
+def test_a_secret_is_typed_by_its_placeholder_on_its_hosts_only(mcp_url):
+    value = "blue-secret-sock-77"
+    secrets = {"colour": Secret(value, ("127.0.0.1",)),
+               "elsewhere": Secret("xyz-123", ("shop.example",))}
+
+    async def body():
+        async with client(ServerConfig(settings=quick_settings(), secrets=secrets)) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            about = tools["browser_act"].description
+            assert "{{secret:colour}} (only on 127.0.0.1)" in about and value not in about
+
+            await c.call_tool("browser_act", {"action": f"goto('{mcp_url('form.html')}')"})
+            seen = text(await c.call_tool("browser_observe", {}))
+            colour = bid(seen, "textbox", "Colour")
+            refused = await c.call_tool("browser_act",
+                                        {"action": f"fill('{colour}', '{{{{secret:elsewhere}}}}')"})
+            assert refused.isError and "only be typed on shop.example" in text(refused)
+            typed = await c.call_tool("browser_act",
+                                      {"action": f"fill('{colour}', '{{{{secret:colour}}}}')"})
+            assert not typed.isError, text(typed)
+            add = bid(seen, "button", "Add to basket")
+            added = await c.call_tool("browser_act", {"action": f"click('{add}')"})
+            basket = text(await c.call_tool("browser_observe", {"find": "socks,"}))
+            # The page echoes what was typed: the value went in, the client sees its name.
+            assert "{{secret:colour}} socks, Small" in basket
+            for result in (typed, added):
+                assert value not in text(result)
+            assert value not in basket
     anyio.run(body)

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import anyio
 
+from colorbrowser.agent.secrets import Secret
 from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.llm.prompts import outside_fences
 from colorbrowser.mcp.server import ServerConfig
 from tests.mcp_server.conftest import client, quick_settings, text
 
 
-def config_for(kb_path, knowledge: str = "on", secrets: tuple[str, ...] = ()) -> ServerConfig:
+def config_for(kb_path, knowledge: str = "on", secrets: dict | None = None) -> ServerConfig:
     settings = quick_settings()
     settings.paths.knowledge = kb_path
     settings.agent.knowledge = knowledge
     settings.agent.tips_embeddings = False  # URL and keyword stages: no model to load
-    return ServerConfig(settings=settings, secrets=secrets)
+    return ServerConfig(settings=settings, secrets=secrets or {})
 
 
 def test_a_tip_added_is_found_again_and_shown_as_data(tmp_path):
@@ -55,7 +56,8 @@ def test_a_secret_never_goes_into_a_tip_and_a_frozen_base_takes_no_tip(tmp_path)
     kb_path = tmp_path / "kb.db"
 
     async def body():
-        async with client(config_for(kb_path, secrets=("hunter2-password",))) as c:
+        password = {"shop_password": Secret("hunter2-password", ("shop.example.com",))}
+        async with client(config_for(kb_path, secrets=password)) as c:
             leaked = await c.call_tool("tips_add", {
                 "site": "shop.example.com", "text": "Log in with the password hunter2-password."})
             assert leaked.isError and "secret" in text(leaked)

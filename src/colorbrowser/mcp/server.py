@@ -10,7 +10,7 @@ every known secret is replaced before anything leaves.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,6 +25,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
+from colorbrowser.agent.secrets import Secret, Vault, vault_for
 from colorbrowser.config import Settings
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.llm.prompts import Fence, render
@@ -49,11 +50,13 @@ class ServerConfig:
     arena_instance: int | None = None
     arena_ports: dict[str, int] | None = None
     arena_cache: Path | None = None
-    secrets: tuple[str, ...] = ()
+    # Named secrets besides the config's [secrets], each bound to its hosts.
+    secrets: Mapping[str, Secret] = field(default_factory=dict)
     host_check: TransportSecuritySettings | None = None
 
-    def known_secrets(self) -> list[str]:
-        return [*self.settings.secrets(), *self.secrets]
+    def vault(self) -> Vault:
+        """The config's [secrets] (values read now) and the ones given here."""
+        return vault_for(self.settings, dict(self.secrets))
 
 
 def _failure(what: str, detail: str) -> ToolError:
@@ -71,7 +74,7 @@ async def _run(ws: Workspace, what: str, fn, *args: Any) -> Any:
     except ToolFailure as exc:
         raise _failure(what, str(exc)) from None
     except ColorBrowserError as exc:  # e.g. the browser could not start
-        raise _failure(what, ws.redactor.text(str(exc))) from None
+        raise _failure(what, ws.clean(str(exc))) from None
 
 
 def observe_text(seen: Seen, *, find: str | None, depth: int | None, since: Seen | None,
@@ -101,10 +104,11 @@ def build_server(config: ServerConfig | None = None) -> FastMCP:
     ``streamable_http_app()`` (see cli.py)."""
     config = config or ServerConfig()
     say = texts()
+    vault = config.vault()  # a secret that cannot be read fails here, at the start
 
     @asynccontextmanager
     async def session(_: FastMCP) -> AsyncIterator[Workspace]:
-        ws = Workspace(config.settings.browser, config.known_secrets())
+        ws = Workspace(config.settings.browser, config.settings.secrets(), vault)
         try:
             yield ws
         finally:
@@ -145,12 +149,15 @@ def build_server(config: ServerConfig | None = None) -> FastMCP:
         return [Image(data=png, format="png"), f"{label}:\n{Fence()(seen.header[0])}"]
 
     for fn in (browser_observe, browser_act, browser_screenshot):
-        server.add_tool(fn, description=say[fn.__name__], structured_output=False)
+        about = say[fn.__name__]
+        if fn is browser_act and vault:
+            about += " " + say["secrets"] + " " + "; ".join(vault.prompt_lines())
+        server.add_tool(fn, description=about, structured_output=False)
 
     # -- knowledge --------------------------------------------------------------------------
     from colorbrowser.mcp.tools import add_knowledge_tools
 
-    add_knowledge_tools(server, config, say)
+    add_knowledge_tools(server, config, say, [*config.settings.secrets(), *vault.values])
     if config.arena_instance is not None:
         from colorbrowser.mcp.tools import add_arena_tools
 

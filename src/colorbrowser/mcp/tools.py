@@ -28,14 +28,15 @@ async def _off_loop(fn, *args: Any) -> Any:
 # -- knowledge ----------------------------------------------------------------------------
 
 
-def add_knowledge_tools(server: FastMCP, config: ServerConfig, say: dict[str, str]) -> None:
+def add_knowledge_tools(server: FastMCP, config: ServerConfig, say: dict[str, str],
+                        secrets: list[str]) -> None:
     from colorbrowser.agent.trajectory import Redactor
     from colorbrowser.llm.prompts import render
     from colorbrowser.mcp.server import TEMPLATES
 
     settings = config.settings
     redactor = Redactor()
-    for value in config.known_secrets():
+    for value in secrets:
         redactor.add(value)
 
     def open_kb(*, writing: bool):

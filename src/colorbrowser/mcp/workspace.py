@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from colorbrowser.actions import parse_action, spec_for
+from colorbrowser.agent.secrets import SecretRefused, Vault
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import ActionParseError
@@ -54,9 +55,11 @@ class Acted:
 class Workspace:
     """The browser of one MCP session, and the observations it showed."""
 
-    def __init__(self, settings: BrowserSettings, secrets: Collection[str] = ()) -> None:
+    def __init__(self, settings: BrowserSettings, secrets: Collection[str] = (),
+                 vault: Vault | None = None) -> None:
         # Screenshots only when asked for: the tree is what most calls want.
         self.settings = settings.model_copy(update={"screenshots": False})
+        self.vault = vault or Vault()
         self.redactor = Redactor()
         for value in secrets:
             self.redactor.add(value)
@@ -85,8 +88,12 @@ class Workspace:
             from colorbrowser.browser.env import BrowserEnv
 
             self._env = BrowserEnv(self.settings)
-            self._env.watch_secrets(lambda: tuple(self.redactor.secrets))
+            self._env.watch_secrets(lambda: (*self.redactor.secrets, *self.vault.values))
         return self._env
+
+    def clean(self, text: str) -> str:
+        """A named secret's value becomes its placeholder, any other secret ``***``."""
+        return self.redactor.text(self.vault.hide(text))
 
     # -- what the tools do (each runs on the session's thread) ----------------------------
 
@@ -112,14 +119,21 @@ class Workspace:
             raise ToolFailure(f"{action.name}() belongs to the agent loop; browser_act runs "
                               "page and browser actions (click, fill, goto, tab_focus...)")
         env = self.env
-        if env.last_observation is None:
-            env.observe()  # bids are checked against what the page shows now
-        result = env.step(action)
+        last = env.last_observation or env.observe()  # bids are checked against the page now
+        target = last.elements.get(str(action.args[0])) if action.args else None
+        in_frame = bool(target and target.frame)  # a frame's site cannot be checked
+        try:
+            filled = self.vault.fill_in(action, env.page.url, in_frame=in_frame)
+        except SecretRefused as exc:
+            raise ToolFailure(f"{action.name}: {exc}") from None
+        result = env.step(filled)
+        if result.info.get("secret") and filled is action and len(action.args) > 1:
+            self.redactor.add(str(action.args[-1]))  # a password typed by the client
         if not result.ok:
-            raise ToolFailure(self.redactor.text(result.error or f"{action.name} failed"))
+            raise ToolFailure(self.clean(result.error or f"{action.name} failed"))
         seen = self.observe()
         shown = text.strip() if action.name != "fill" else f"fill('{action.args[0]}', …)"
-        output = self.redactor.text(result.output) if result.output else None
+        output = self.clean(result.output) if result.output else None
         return Acted(shown, output, seen)
 
     def screenshot(self, marks: bool) -> tuple[bytes, Seen]:
@@ -133,14 +147,14 @@ class Workspace:
             env.settings.screenshots = False
         image = obs.som if marks else obs.screenshot
         if image is None:
-            raise ToolFailure(self.redactor.text(
+            raise ToolFailure(self.clean(
                 f"no screenshot could be taken: {obs.last_error or 'unknown reason'}"))
         return image, self._remember(obs)
 
     def _remember(self, obs: Observation) -> Seen:
         from colorbrowser.browser.observe import observation_text
 
-        red = self.redactor.text
+        red = self.clean
         text = red(observation_text(obs))
         head, _, tree = text.partition("\n\n")
         self._count += 1
