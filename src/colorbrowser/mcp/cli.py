@@ -44,9 +44,28 @@ def mcp_command(use_http: bool, port: int, config_path, base_url, model_name, ap
     if not use_http:
         import anyio
 
-        anyio.run(build_server(config).run_stdio_async)
+        anyio.run(serve_stdio, build_server(config))
         return
     serve_http(config, port)
+
+
+async def serve_stdio(server) -> None:
+    """The protocol on a private copy of stdout; whatever else writes to stdout (a
+    child process, a library's print) lands on stderr instead of corrupting it."""
+    import io
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    sys.stdout.flush()
+    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    # FastMCP.run_stdio_async does the same with the process's own stdout.
+    low = server._mcp_server
+    async with stdio_server(stdout=anyio.wrap_file(protocol)) as (read, write):
+        await low.run(read, write, low.create_initialization_options())
 
 
 def serve_http(config, port: int) -> None:

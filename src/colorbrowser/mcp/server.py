@@ -154,9 +154,10 @@ def build_server(config: ServerConfig | None = None) -> FastMCP:
             about += " " + say["secrets"] + " " + "; ".join(vault.prompt_lines())
         server.add_tool(fn, description=about, structured_output=False)
 
-    # -- knowledge --------------------------------------------------------------------------
-    from colorbrowser.mcp.tools import add_knowledge_tools
+    # -- the agent, knowledge, the arena ------------------------------------------------------
+    from colorbrowser.mcp.tools import add_agent_tool, add_knowledge_tools
 
+    add_agent_tool(server, config, say)
     add_knowledge_tools(server, config, say, [*config.settings.secrets(), *vault.values])
     if config.arena_instance is not None:
         from colorbrowser.mcp.tools import add_arena_tools

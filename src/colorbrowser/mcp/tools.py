@@ -1,5 +1,6 @@
-"""The MCP tools beside the browser: tips from the knowledge base, and the arena for
-agent developers. Each opens what it needs per call, on a worker thread, so a slow
+"""The MCP tools beside the browser: a whole task for the agent (through the Python API,
+``colorbrowser.Agent``), tips from the knowledge base, and the arena for agent
+developers. Each opens what it needs per call, on a worker thread, so a slow
 store or a starting app never holds up the server's event loop."""
 
 from __future__ import annotations
@@ -23,6 +24,46 @@ async def _off_loop(fn, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args)
     except ColorBrowserError as exc:
         raise ToolError(str(exc)) from None
+
+
+# -- the whole agent ----------------------------------------------------------------------
+
+
+class TaskOutcome(BaseModel):
+    """How a run_task ended: the agent's status, the verifier's verdict (None where none
+    ran), the answer (typed when an output schema was given) and the run folder."""
+
+    status: str
+    verdict: str | None
+    answer: str | None
+    output: Any = None
+    steps: int
+    run_dir: str | None
+    error: str | None
+
+
+def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -> None:
+    def run(goal: str, url: str, output_schema: dict[str, Any] | None,
+            max_steps: int | None) -> TaskOutcome:
+        from colorbrowser.api import Agent
+
+        settings = config.settings.model_copy(deep=True)
+        if max_steps is not None:
+            settings.agent.max_steps = max_steps
+        agent = Agent(goal, url=url, settings=settings, output=output_schema,
+                      secrets=dict(config.secrets))
+        result = agent.run()
+        return TaskOutcome(status=result.status, verdict=result.verdict, answer=result.answer,
+                           output=result.to_json()["output"], steps=len(result.steps),
+                           run_dir=str(result.run_dir) if result.run_dir else None,
+                           error=result.error)
+
+    async def run_task(goal: str, url: str, output_schema: dict[str, Any] | None = None,
+                       max_steps: Annotated[int | None, Field(ge=1, le=500)] = None
+                       ) -> TaskOutcome:
+        return await _off_loop(run, goal, url, output_schema, max_steps)
+
+    server.add_tool(run_task, description=say["run_task"])
 
 
 # -- knowledge ----------------------------------------------------------------------------
