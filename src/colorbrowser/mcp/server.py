@@ -92,11 +92,20 @@ def observe_text(seen: Seen, *, find: str | None, depth: int | None, since: Seen
     if find:
         lines = view.find(lines, find)
         what.append(f"{len(lines)} lines around {find!r}" if lines else f"nothing holds {find!r}")
-    window = view.fit(lines, max_tokens, count_tokens, start=from_line - 1)
+    # The budget is for the whole answer: what surrounds the tree (header, fence, the
+    # note on how to go on) is counted first, with room for its numbers to grow.
+    empty = view.Window([], 0, 0, len(lines), 0)
+    frame = count_tokens(_observe_answer(seen, what, empty, max_tokens, cut=True)) + 12
+    window = view.fit(lines, max(1, max_tokens - frame), count_tokens, start=from_line - 1)
+    return _observe_answer(seen, what, window, max_tokens, cut=window.cut)
+
+
+def _observe_answer(seen: Seen, what: list[str], window: view.Window, max_tokens: int, *,
+                    cut: bool) -> str:
     return render("observe.j2", [TEMPLATES], seen=seen, what=", ".join(what),
                   lines=window.lines, first=window.start + 1 if window.lines else 0,
-                  last=window.end, total=window.total, tokens=window.tokens,
-                  cut=window.cut, next=window.end + 1, max_tokens=max_tokens)
+                  last=window.end, total=window.total, tokens=window.tokens, cut=cut,
+                  next=window.end + 1, max_tokens=max_tokens)
 
 
 def build_server(config: ServerConfig | None = None) -> FastMCP:

@@ -10,7 +10,8 @@ it needs. No browser here: the server hands in the observation's text.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 INDENT = "  "  # the tree indents each level by two spaces (browser/tree.py)
@@ -28,6 +29,23 @@ def _plain(line: str) -> str:
     if body.startswith("*["):
         return line[: len(line) - len(body)] + body[1:]
     return line
+
+
+_ID = re.compile(r"^( *\*?)\[(\w+)\] ")
+
+
+def ids_where_acting(lines: list[str], actionable: Collection[str]) -> list[str]:
+    """The tree with element ids only on the elements a client acts on.
+
+    A client picks an id to click, type or select; the ids of rows, cells, lists and
+    headings are almost never used and cost about three tokens per line, so they go.
+    Any element still has its id in the DOM: an action on it works as before."""
+    out = []
+    for line in lines:
+        m = _ID.match(line)
+        out.append(line if m is None or m.group(2) in actionable
+                   else m.group(1) + line[m.end():])
+    return out
 
 
 def by_depth(lines: list[str], depth: int) -> list[str]:
@@ -83,20 +101,42 @@ class Window:
         return self.end < self.total
 
 
+CHARS_PER_TOKEN_MAX = 8  # no text the tree holds averages more characters per token
+
+
 def fit(lines: list[str], max_tokens: int, count: Callable[[str], int], *,
         start: int = 0) -> Window:
     """As many whole lines from ``start`` as fit in ``max_tokens`` (at least one, so a
-    single huge line still comes back, cut to the budget)."""
+    single huge line still comes back, cut to the budget).
+
+    Counting tokens costs about as much as reading the page, so lines are never
+    counted one by one: a page is counted whole (a huge one only as far as could ever
+    fit), cut where its characters-per-token rate says, then moved a few lines."""
     start = max(0, min(start, len(lines)))
-    used = 0
-    end = start
-    for line in lines[start:]:
-        cost = count(line) + 1  # the newline
-        if used + cost > max_tokens and end > start:
-            break
-        used += cost
-        end += 1
-        if used > max_tokens:  # one line alone is over the budget: cut it
-            chars = max(1, len(line) * max_tokens // cost)
-            return Window([line[:chars] + "…"], start, end, len(lines), max_tokens)
-    return Window(lines[start:end], start, end, len(lines), used)
+    rest = lines[start:]
+    if not rest:
+        return Window([], start, start, len(lines), 0)
+    k, chars = 0, 0
+    while k < len(rest) and (k == 0 or chars + len(rest[k]) + 1 <= CHARS_PER_TOKEN_MAX
+                             * max_tokens):
+        chars += len(rest[k]) + 1
+        k += 1
+    sample = count("\n".join(rest[:k]))
+    if k == len(rest) and sample <= max_tokens:
+        return Window(rest, start, len(lines), len(lines), sample)
+    room, n = max_tokens * chars / max(1, sample), 0
+    while n < len(rest) and room >= len(rest[n]) + 1:
+        room -= len(rest[n]) + 1
+        n += 1
+    used = count("\n".join(rest[:n])) if n else 0
+    while n > 0 and used > max_tokens:  # the estimate was too generous
+        n = min(n - 1, int(n * max_tokens / used))
+        used = count("\n".join(rest[:n])) if n else 0
+    while n < len(rest) and used + count(rest[n]) + 1 <= max_tokens:
+        used += count(rest[n]) + 1
+        n += 1
+    if n == 0:  # one line alone is over the budget: cut it
+        line = rest[0]
+        chars = max(1, int(len(line) * max_tokens / max(1, count(line))))
+        return Window([line[:chars] + "…"], start, start + 1, len(lines), max_tokens)
+    return Window(rest[:n], start, start + n, len(lines), used)

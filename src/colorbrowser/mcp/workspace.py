@@ -21,6 +21,7 @@ from colorbrowser.agent.secrets import SecretRefused, Vault
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import ActionParseError
+from colorbrowser.mcp.view import ids_where_acting
 
 if TYPE_CHECKING:
     from colorbrowser.browser.env import BrowserEnv
@@ -157,10 +158,12 @@ class Workspace:
         red = self.clean
         text = red(observation_text(obs))
         head, _, tree = text.partition("\n\n")
+        actionable = {bid for bid, el in obs.elements.items() if el.interactive}
         self._count += 1
         seen = Seen(
             id=f"o{self._count}", url=red(obs.url), title=red(obs.title),
-            header=head.splitlines(), lines=tree.splitlines() if tree else [],
+            header=head.splitlines(),
+            lines=ids_where_acting(tree.splitlines(), actionable) if tree else [],
         )
         self._seen[seen.id] = seen
         while len(self._seen) > KEPT_OBSERVATIONS:
