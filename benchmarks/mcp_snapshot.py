@@ -15,8 +15,8 @@ after a warm-up call, the two sides alternate ``--runs`` timed calls each:
   theirs = browser_snapshot.
 Tokens: the whole text of each tool result (headers, fences, URLs), counted with the
 SmolLM2 tokenizer. Coverage: each interactive element of their snapshot (a line with
-a ref and a control role) is found in ours with the same role and name; an <option>
-counts when our select line lists it.
+a ref and a control role, and each option of a select, which has no ref) is found in
+ours with the same role and name; an option counts when our select line lists it.
 
 Playwright MCP is installed once with npm into a folder outside the repository:
 
@@ -87,7 +87,7 @@ SAME_ROLE = {"searchbox": "textbox", "menuitemcheckbox": "menuitem",
              "menuitemradio": "menuitem"}
 # <input type=color>: Playwright calls it a textbox, Chromium's tree (and ours) a button.
 ALSO_AS = {"textbox": "button"}
-_THEIRS = re.compile(r'^\s*- \'?(\w+)(?: "((?:[^"\\]|\\.)*)")?[^\n]*?\[ref=\w+\]', re.M)
+_THEIRS = re.compile(r'^\s*- \'?(\w+)(?: "((?:[^"\\]|\\.)*)")?(.*)$', re.M)
 _OURS = re.compile(r"^\s*\*?\[\w+\] (\w+)(?: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?(.*)$",
                    re.M)
 _OPTIONS = re.compile(r"options=(\[.*?\])(?: \(\+\d+ more\))?(?:$| )")
@@ -101,7 +101,8 @@ def their_controls(snapshot: str) -> Counter:
     out: Counter = Counter()
     for m in _THEIRS.finditer(snapshot):
         role = m.group(1)
-        if role in CONTROLS:
+        # A control has a ref; the options of a select have none, and count too.
+        if role in CONTROLS and ("[ref=" in m.group(3) or role == "option"):
             out[_norm(role, json.loads(f'"{m.group(2)}"') if m.group(2) else "")] += 1
     return out
 
@@ -168,7 +169,11 @@ async def measure(page: Page, ours: ClientSession, theirs: ClientSession, runs: 
     page.ours_tokens = count_tokens(mine)
     page.theirs_tokens = count_tokens(other)
     page.capped_tokens = count_tokens(_text(await ours.call_tool("browser_observe", {})))
-    want, have = their_controls(other), our_controls(mine)
+    score(page, their_controls(other), our_controls(mine))
+
+
+def score(page: Page, want: Counter, have: Counter) -> None:
+    """How many of their controls are in ours, by role and name."""
     page.controls = sum(want.values())
     for (role, name), n in want.items():
         found = min(n, have[(role, name)])
