@@ -10,53 +10,22 @@ every known secret is replaced before anything leaves.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
-import yaml
 from mcp.server.fastmcp import Context, FastMCP, Image
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
-from colorbrowser.agent.secrets import Secret, Vault, vault_for
-from colorbrowser.config import Settings
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.llm.prompts import Fence, render
 from colorbrowser.mcp import view
+from colorbrowser.mcp.options import TEMPLATES, ServerConfig, texts
 from colorbrowser.mcp.workspace import Seen, ToolFailure, Workspace
 
-TEMPLATES = Path(str(resources.files("colorbrowser.mcp").joinpath("templates")))
-
-
-@cache
-def texts() -> dict[str, str]:
-    """Tool descriptions and the server's instructions (templates/tools.yaml)."""
-    return yaml.safe_load((TEMPLATES / "tools.yaml").read_text("utf-8"))
-
-
-@dataclass
-class ServerConfig:
-    """What the person who started the server decided; no client can change it."""
-
-    settings: Settings = field(default_factory=Settings)
-    # None: the arena tools are not offered. Otherwise the one instance they drive.
-    arena_instance: int | None = None
-    arena_ports: dict[str, int] | None = None
-    arena_cache: Path | None = None
-    # Named secrets besides the config's [secrets], each bound to its hosts.
-    secrets: Mapping[str, Secret] = field(default_factory=dict)
-    host_check: TransportSecuritySettings | None = None
-
-    def vault(self) -> Vault:
-        """The config's [secrets] (values read now) and the ones given here."""
-        return vault_for(self.settings, dict(self.secrets))
+__all__ = ["ServerConfig", "build_server"]
 
 
 def _failure(what: str, detail: str) -> ToolError:
@@ -125,8 +94,8 @@ def build_server(config: ServerConfig | None = None) -> FastMCP:
                 await anyio.to_thread.run_sync(ws.close)
 
     server = FastMCP("colorbrowser", instructions=say["instructions"], lifespan=session,
-                     log_level="WARNING",
-                     transport_security=config.host_check)
+                     log_level="WARNING", transport_security=config.host_check,
+                     max_sessions=config.max_sessions)
 
     # -- the browser --------------------------------------------------------------------
 

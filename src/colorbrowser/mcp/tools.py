@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from colorbrowser.errors import ColorBrowserError
 
 if TYPE_CHECKING:
-    from colorbrowser.mcp.server import ServerConfig
+    from colorbrowser.mcp.options import ServerConfig
 
 
 async def _off_loop(fn, *args: Any) -> Any:
@@ -73,7 +73,7 @@ def add_knowledge_tools(server: FastMCP, config: ServerConfig, say: dict[str, st
                         secrets: list[str]) -> None:
     from colorbrowser.agent.trajectory import Redactor
     from colorbrowser.llm.prompts import render
-    from colorbrowser.mcp.server import TEMPLATES
+    from colorbrowser.mcp.options import TEMPLATES
 
     settings = config.settings
     redactor = Redactor()
