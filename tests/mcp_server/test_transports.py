@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -127,3 +128,17 @@ def test_http_needs_the_token_and_its_own_host():
                 bad = await c.call_tool("browser_observe", {"diff_since": "o42"})
                 assert bad.isError and "o42" in text(bad)
         anyio.run(body)
+
+
+def test_a_busy_port_or_a_bad_host_list_is_one_error_line():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        for args in (["--http", "--port", str(port)], ["--allow-hosts", "not a host!"]):
+            done = subprocess.run([sys.executable, "-m", "colorbrowser", "mcp", *args],
+                                  env=child_env(), capture_output=True, text=True, timeout=60,
+                                  stdin=subprocess.DEVNULL)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+            assert "Traceback" not in done.stderr
