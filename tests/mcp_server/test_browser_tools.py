@@ -56,6 +56,11 @@ def test_observe_fences_the_page_and_acting_changes_it(mcp_url):
 
             again = text(await c.call_tool("browser_observe", {"diff_since": "last"}))
             assert "no change since" in again
+
+            await c.call_tool("browser_act", {"action": f"goto('{mcp_url('list.html')}')"})
+            moved = text(await c.call_tool("browser_observe", {"diff_since": first_id}))
+            assert f"another page than {first_id}" in moved
+            assert "heading 'Catalogue'" in moved and "- " not in moved.split(">>>")[1][:200]
     anyio.run(body)
 
 

@@ -52,7 +52,9 @@ def observe_text(seen: Seen, *, find: str | None, depth: int | None, since: Seen
     from colorbrowser.llm.tokens import count_tokens
 
     lines, what = seen.lines, []
-    if since is not None:
+    if since is not None and since.url != seen.url:
+        what.append(f"another page than {since.id}, shown whole")  # a diff would be longer
+    elif since is not None:
         lines = view.diff(since.lines, lines)
         what.append(f"changes since {since.id}" if lines else f"no change since {since.id}")
     if depth is not None:
