@@ -87,23 +87,30 @@ SAME_ROLE = {"searchbox": "textbox", "menuitemcheckbox": "menuitem",
              "menuitemradio": "menuitem"}
 # <input type=color>: Playwright calls it a textbox, Chromium's tree (and ours) a button.
 ALSO_AS = {"textbox": "button"}
-_THEIRS = re.compile(r'^\s*- \'?(\w+)(?: "((?:[^"\\]|\\.)*)")?(.*)$', re.M)
+_THEIRS = re.compile(r'^\s*- (\'?)(\w+)(?: "((?:[^"\\]|\\.)*)")?(.*)$', re.M)
 _OURS = re.compile(r"^\s*\*?\[\w+\] (\w+)(?: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?(.*)$",
                    re.M)
 _OPTIONS = re.compile(r"options=(\[.*?\])(?: \(\+\d+ more\))?(?:$| )")
 
 
+_ICONS = re.compile("[\ue000-\uf8ff]")  # icon fonts draw from the private use area
+
+
 def _norm(role: str, name: str) -> tuple[str, str]:
-    return SAME_ROLE.get(role, role), " ".join(name.split()).casefold()[:100]
+    """Role and name as both sides should agree on them: icon glyphs carry no name."""
+    return SAME_ROLE.get(role, role), " ".join(_ICONS.sub("", name).split()).casefold()[:100]
 
 
 def their_controls(snapshot: str) -> Counter:
     out: Counter = Counter()
     for m in _THEIRS.finditer(snapshot):
-        role = m.group(1)
+        quoted, role, name, rest = m.groups()
         # A control has a ref; the options of a select have none, and count too.
-        if role in CONTROLS and ("[ref=" in m.group(3) or role == "option"):
-            out[_norm(role, json.loads(f'"{m.group(2)}"') if m.group(2) else "")] += 1
+        if role in CONTROLS and ("[ref=" in rest or role == "option"):
+            text = json.loads(f'"{name}"') if name else ""
+            if quoted:  # a YAML single-quoted line doubles its quotes
+                text = text.replace("''", "'")
+            out[_norm(role, text)] += 1
     return out
 
 
@@ -173,15 +180,27 @@ async def measure(page: Page, ours: ClientSession, theirs: ClientSession, runs: 
 
 
 def score(page: Page, want: Counter, have: Counter) -> None:
-    """How many of their controls are in ours, by role and name."""
+    """How many of their controls are in ours: by role and name, then a control they
+    leave unnamed (a link around an image) by role, among ours not matched yet."""
     page.controls = sum(want.values())
-    for (role, name), n in want.items():
-        found = min(n, have[(role, name)])
+    left = Counter(have)
+    missing: Counter = Counter()
+
+    def take(key: tuple[str, str], n: int) -> int:
+        got = min(n, left[key])
+        left[key] -= got
+        return got
+
+    for (role, name), n in sorted(want.items(), key=lambda kv: not kv[0][1]):  # named first
+        found = take((role, name), n)
         if found < n and role in ALSO_AS:
-            found += min(n - found, have[(ALSO_AS[role], name)])
+            found += take((ALSO_AS[role], name), n - found)
+        if found < n and not name:
+            for key in [k for k in left if k[0] == role and left[k] > 0]:
+                found += take(key, n - found)
         page.covered += found
-        if found < n:
-            page.misses.append(f"{role} {name!r}")
+        missing[(role, name)] += n - found
+    page.misses = [f"{role} {name!r}" for (role, name), n in missing.items() if n]
 
 
 def miniwob_routes(root: Path) -> dict:

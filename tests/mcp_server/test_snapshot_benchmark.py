@@ -26,23 +26,34 @@ THEIRS = '''### Snapshot
   - checkbox "Gift \\"wrap\\"" [checked] [ref=e6]
   - cell "Not a control" [ref=e7]
   - button "Only theirs" [ref=e8]
+  - 'link "Bob''s topic" [ref=e9]'
+  - link "\uf054 Next" [ref=e10]
+  - link [ref=e11]:
+    - img "Logo"
+  - link [ref=e12]
 ```'''
 OURS = """[1] link 'Home'
 [2] button 'Brand colour' value='#3366cc'
 [3] combobox 'Size' value='Small' options=['Small', 'Large']
 [4] button 'Save: now'
 [5] checkbox 'Gift "wrap"' checked
-cell 'Not a control'"""
+cell 'Not a control'
+[6] link "Bob's topic"
+[7] link 'Next'
+[8] link 'Logo'"""
 
 
 def test_coverage_matches_controls_by_role_and_name_across_the_two_formats():
     bench = load("mcp_snapshot")
     theirs, ours = bench.their_controls(THEIRS), bench.our_controls(OURS)
-    assert sum(theirs.values()) == 8  # link, textbox, combobox, 2 options, 2 buttons, checkbox
+    # 5 links, textbox, combobox, 2 options, 2 buttons, checkbox
+    assert sum(theirs.values()) == 12
     page = bench.Page("sample", "")
     bench.score(page, theirs, ours)
-    assert (page.covered, page.controls) == (7, 8)
-    assert page.misses == ["button 'only theirs'"]
+    # The unnamed link around an image is our 'Logo'; the second unnamed one has no
+    # counterpart left, nor has their 'Only theirs'.
+    assert (page.covered, page.controls) == (10, 12)
+    assert sorted(page.misses) == ["button 'only theirs'", "link ''"]
 
 
 def test_without_playwright_mcp_it_stops_with_one_line(tmp_path):
