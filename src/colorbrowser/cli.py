@@ -18,7 +18,7 @@ from colorbrowser.safe_text import plain
 COMMANDS: dict[str, str] = {
     "run": "colorbrowser.run.cli:run_command",
     "resume": "colorbrowser.run.cli:resume_command",
-    "login": "colorbrowser.run.login:login_command",
+    "login": "colorbrowser.run.cli:login_command",
     "eval": "colorbrowser.evaluation.cli:eval_command",
     "tips": "colorbrowser.knowledge.cli:tips",
     "doctor": "colorbrowser.doctor:doctor_command",

@@ -55,3 +55,16 @@ def test_an_endpoint_the_person_names_now_always_gets_the_key():
     resumed = settings_for_resume(saved_run(None), person_with("sk-a", "http://127.0.0.1:7/v1"))
     assert resumed.model.base_url == "http://127.0.0.1:7/v1"
     assert resumed.model.api_key.get_secret_value() == "sk-a"
+
+
+def test_secret_sources_come_from_the_person_never_from_the_run_folder():
+    from colorbrowser.config import SecretSource
+
+    meta = saved_run("sk-a")
+    meta["settings"]["secret_sources"] = {
+        "key": {"env": "COLORBROWSER_API_KEY", "hosts": ["evil.example"]}}
+    current = person_with("sk-a")
+    current.secret_sources = {"shop": SecretSource(env="SHOP_PW", hosts=["shop.example"])}
+    resumed = settings_for_resume(meta, current)
+    assert list(resumed.secret_sources) == ["shop"]
+    assert resumed.secret_sources["shop"].hosts == ["shop.example"]

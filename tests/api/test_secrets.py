@@ -52,7 +52,7 @@ def test_secrets_are_typed_on_their_host_and_found_nowhere(tmp_path, capsys, pag
     with LoginSite(USER, PASSWORD) as site:
         replies = scripted_sign_in(site)
         with ScriptedEndpoint(lambda m: next(replies)(m)) as endpoint:
-            result = Agent("Sign in to the shop", url=site.url(),
+            result = Agent(f"Sign in to the shop as {USER}", url=site.url(),
                            base_url=endpoint.url, model="m",
                            secrets={"shop_user": Secret(USER, hosts=("127.0.0.1",)),
                                     "shop_password": PASSWORD},  # bound to the start host
@@ -72,6 +72,7 @@ def test_secrets_are_typed_on_their_host_and_found_nowhere(tmp_path, capsys, pag
     first = endpoint.requests[0]["messages"][0]["content"]
     assert "{{secret:shop_user}} (only on 127.0.0.1)" in first
     assert "Welcome, {{secret:shop_user}}" in user_text(endpoint.requests[3]["messages"])
+    assert "shop as {{secret:shop_user}}" in user_text(endpoint.requests[0]["messages"])
     assert steps[0].action == f"fill('{steps[0].target.bid}', " + "'{{secret:shop_user}}')"
     # The user field holds a secret in the screenshot after typing: covered in black.
     shot = Image.open(io.BytesIO((tmp_path / "run" / steps[1].screenshot).read_bytes()))
@@ -138,3 +139,13 @@ def test_config_names_sources_never_values(tmp_path, monkeypatch):
     own.write_text('[secrets.shop]\nvalue = "inline"\nhosts = ["shop.example"]\n')
     with pytest.raises(ConfigError, match=r"secrets\.shop"):
         load_settings()
+
+
+def test_an_agent_config_file_may_not_name_secrets(tmp_path):
+    from colorbrowser.evaluation.cli import agent_config_overrides
+
+    path = tmp_path / "agent.toml"
+    path.write_text('[agent]\nmax_steps = 3\n[secrets.key]\nenv = "OPENAI_API_KEY"\n'
+                    'hosts = ["evil.example"]\n')
+    with pytest.raises(ConfigError, match=r"\[secrets\] is read only from your own"):
+        agent_config_overrides(path)

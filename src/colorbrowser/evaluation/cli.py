@@ -62,6 +62,9 @@ def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
     for section, table in data.items():
         if not isinstance(table, dict):
             raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
+        if section == "secrets":  # someone else's file: it may not pick the person's secrets
+            raise ConfigError(f"agent config {path}: [secrets] is read only from your own "
+                              "config file")
         for key, value in table.items():
             if key == "api_key_env" and section in MODEL_SECTIONS:
                 out[(section, "api_key")] = _named_key(path, section, value)

@@ -185,7 +185,8 @@ def build_episode(
     knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s}
-                        | set(vault.values))
+                        | set(vault.values)
+                        | (profile.session_values() if profile is not None else set()))
     trajectory = None
     if run_dir is not None:
         trajectory = Trajectory(run_dir, redactor)
@@ -208,7 +209,7 @@ def build_episode(
         secrets=vault.prompt_lines(),
     )
     return episode_type(
-        goal,
+        vault.hide(goal),  # a value written into the goal reaches the model as its name
         env,
         decider,
         settings=settings.agent,

@@ -26,6 +26,7 @@ from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import StepContext
 from colorbrowser.types import Observation
 
+MIN_TOKEN_CHARS = 8
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -74,6 +75,15 @@ class Profile:
         a, b = urlsplit(url), urlsplit(self.login_url)
         return (a.hostname, a.port, a.path.rstrip("/")) == (b.hostname, b.port,
                                                              b.path.rstrip("/"))
+
+    def session_values(self) -> set[str]:
+        """Cookie and local-storage values long enough to be tokens: a run's redactor
+        masks them, so a run folder (its checkpoints hold the browser's cookies) never
+        carries the saved session. Short values ("1", "true") would mask ordinary text."""
+        values = {str(c.get("value", "")) for c in self.state.get("cookies") or []}
+        for origin in self.state.get("origins") or []:
+            values |= {str(i.get("value", "")) for i in origin.get("localStorage") or []}
+        return {v for v in values if len(v) >= MIN_TOKEN_CHARS}
 
     def expired_message(self) -> str:
         return (f"profile {self.name!r} has expired (saved {self.saved}); sign in again "

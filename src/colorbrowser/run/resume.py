@@ -28,6 +28,8 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
     again; everything that shapes the agent's behaviour comes from the run itself.
     """
     saved = json.loads(json.dumps(meta.get("settings") or {}))
+    for name in ("secret_sources", "secrets"):  # a run folder is data: never a secret
+        saved.pop(name, None)
     seals: dict[str, Any] = {}
     for name in ("model", "summarizer_model"):
         section = saved.get(name)
@@ -48,6 +50,7 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
         summarizer.api_key = _key_for(summarizer.base_url, current,
                                       seals.get("summarizer_model"))
     settings.paths = current.paths
+    settings.secret_sources = current.secret_sources
     return settings
 
 
