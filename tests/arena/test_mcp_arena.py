@@ -10,8 +10,13 @@ import anyio
 import httpx
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from colorbrowser.arena import Arena
+from colorbrowser.arena.ports import STRIDE
 from colorbrowser.config import Settings
 from colorbrowser.mcp.server import ServerConfig, build_server
+
+# Not instance 0, which the other arena tests share: this one's live data is its own.
+INSTANCE = 9
 
 
 def _ticket_count(db) -> int:
@@ -19,8 +24,8 @@ def _ticket_count(db) -> int:
         return conn.execute("SELECT count(*) FROM ticket").fetchone()[0]
 
 
-def test_up_env_and_reset_drive_the_configured_instance(arena, arena_cache, trac_port):
-    config = ServerConfig(settings=Settings(), arena_instance=0, arena_cache=arena_cache,
+def test_up_env_and_reset_drive_the_configured_instance(arena_cache, trac_port):
+    config = ServerConfig(settings=Settings(), arena_instance=INSTANCE, arena_cache=arena_cache,
                           arena_ports={"trac": trac_port})
 
     async def body():
@@ -32,9 +37,9 @@ def test_up_env_and_reset_drive_the_configured_instance(arena, arena_cache, trac
             up = await c.call_tool("arena_up", {"apps": ["trac"]})
             assert not up.isError, up.content
             started = up.structuredContent
-            assert started["instance"] == 0
+            assert started["instance"] == INSTANCE
             (trac,) = started["apps"]
-            assert trac["url"] == f"http://127.0.0.1:{trac_port}"
+            assert trac["url"] == f"http://127.0.0.1:{trac_port + INSTANCE * STRIDE}"
             assert trac["logins"]
             assert httpx.get(trac["url"] + "/report/1").status_code == 200
 
@@ -52,4 +57,7 @@ def test_up_env_and_reset_drive_the_configured_instance(arena, arena_cache, trac
             unknown = await c.call_tool("arena_up", {"apps": ["nosuchapp"]})
             assert unknown.isError
             assert "nosuchapp" in json.dumps([c.model_dump() for c in unknown.content])
-    anyio.run(body)
+    try:
+        anyio.run(body)
+    finally:
+        Arena(INSTANCE, cache=arena_cache, ports={"trac": trac_port}).down()
