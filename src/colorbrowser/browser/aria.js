@@ -85,7 +85,8 @@
       const tag = n.localName;
       if (SKIP.has(tag)) return;
       const s = css(n);
-      if (hiddenTree(n, s)) return;
+      // A label or aria-labelledby target names its field even when the page hides it.
+      if (n !== node && hiddenTree(n, s)) return;
       const label = n.getAttribute('aria-label');
       if (label && label.trim() && n !== node) { out += ' ' + label + ' '; return; }
       if (tag === 'img' || tag === 'area') { out += ' ' + (n.getAttribute('alt') || '') + ' '; return; }

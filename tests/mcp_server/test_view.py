@@ -1,0 +1,61 @@
+"""The shaping of browser_observe's answer (view.py), on tree text without a browser."""
+
+from __future__ import annotations
+
+from colorbrowser.llm.tokens import count_tokens
+from colorbrowser.mcp import view
+
+TREE = """[1] navigation 'Site'
+  [2] link 'Home'
+[3] main
+  [4] heading 'Basket' level=1
+  [5] list
+    [6] listitem: blue socks
+    *[7] listitem: red socks
+  [8] button 'Checkout'""".splitlines()
+
+
+def test_depth_keeps_the_top_levels():
+    assert view.by_depth(TREE, 1) == ["[1] navigation 'Site'", "[3] main"]
+    assert len(view.by_depth(TREE, 2)) == 6
+
+
+def test_find_shows_each_match_inside_what_holds_it():
+    assert view.find(TREE, "RED SOCKS") == ["[3] main", "  [5] list",
+                                            "    *[7] listitem: red socks"]
+    assert view.find(TREE, "checkout") == ["[3] main", "  [8] button 'Checkout'"]
+    assert view.find(TREE, "nothing like it") == []
+
+
+def test_diff_lists_what_went_and_came_and_ignores_new_marks():
+    before = [line.replace("*[7]", "[7]") for line in TREE]
+    after = [line for line in TREE if "blue" not in line] + ["  [9] button 'Pay'"]
+    assert view.diff(before, after) == ["-     [6] listitem: blue socks", "+   [9] button 'Pay'"]
+    assert view.diff(before, TREE) == []
+
+
+def test_ids_stay_only_where_a_client_acts():
+    shown = view.ids_where_acting(TREE, {"2", "8"})
+    assert shown[:3] == ["navigation 'Site'", "  [2] link 'Home'", "main"]
+    assert "    *listitem: red socks" in shown and "  [8] button 'Checkout'" in shown
+
+
+def test_fit_cuts_at_a_line_within_the_budget_and_continues_from_there():
+    lines = [f"  [{i}] button 'Buy product number {i} of the catalogue'" for i in range(2000)]
+    whole = view.fit(lines, 1_000_000, count_tokens)
+    assert not whole.cut and whole.lines == lines
+    first = view.fit(lines, 500, count_tokens)
+    assert first.cut and first.start == 0 and first.lines == lines[:first.end]
+    assert count_tokens("\n".join(first.lines)) <= 500
+    assert count_tokens("\n".join(lines[:first.end + 1])) > 480  # not cut far too early
+    second = view.fit(lines, 500, count_tokens, start=first.end)
+    assert second.lines[0] == lines[first.end]
+    last = view.fit(lines, 500, count_tokens, start=1999)
+    assert last.lines == [lines[1999]] and not last.cut
+
+
+def test_a_single_line_over_the_budget_comes_back_cut():
+    huge = "text: " + "word " * 5000
+    window = view.fit([huge, "[2] button 'Next'"], 100, count_tokens)
+    assert len(window.lines) == 1 and window.lines[0].endswith("…")
+    assert count_tokens(window.lines[0]) <= 130 and window.cut and window.end == 1
