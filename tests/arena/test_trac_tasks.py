@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.prove import KINDS, WANT, prove
 from colorbrowser.arena.suite import ORDER_VAR
 from colorbrowser.evaluation.suites import open_suite
@@ -22,7 +23,7 @@ def trac_env(arena_cache, trac_port):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("COLORBROWSER_CACHE", str(arena_cache))
         mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
-        mp.setenv("COLORBROWSER_ARENA_FIRST_INSTANCE", "3")  # clear of the other tests
+        mp.setenv(INSTANCE_VAR, "3")  # clear of the other tests
         yield
 
 

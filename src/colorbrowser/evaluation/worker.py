@@ -94,6 +94,7 @@ class EpisodeWorker:
         self._models: dict[str, Model] = {}
         self._kbs: dict[tuple[str, str, bool], KnowledgeBase | None] = {}
         self._killed = threading.Event()
+        self._instance: int | None = None  # the current task's arena instance, if any
 
     # -- what episodes share ----------------------------------------------------
     def model(self, settings: ModelSettings) -> Model:
@@ -153,6 +154,7 @@ class EpisodeWorker:
     def run(self, job: EpisodeJob) -> dict[str, Any]:
         """Run ``job``; always returns a record (as JSON), whatever went wrong."""
         started, t0 = now_iso(), time.monotonic()
+        self._instance = None
         redactor = Redactor(set(job.settings.secrets()))
         try:
             run = self._run(job)
@@ -175,6 +177,7 @@ class EpisodeWorker:
 
         settings = job.settings
         task = self.suite().suite.task(job.task, seed=job.seed)
+        self._instance = getattr(task, "instance", None)
         env = self.browser(settings)
         if job.replay is not None:
             model, decider, kb = NoModel(), ReplayOperator(job.replay), None
@@ -212,6 +215,7 @@ class EpisodeWorker:
             goal=run.goal, answer=run.answer,
             info=_jsonable(validation.info) if validation else {},
             trajectory=job.rel_dir if job.run_dir.exists() else None,
+            instance=self._instance,
         )
 
     def _log_crash(self, job: EpisodeJob, exc: BaseException, redactor: Redactor) -> None:
