@@ -37,6 +37,16 @@ def arena_cache(tmp_path_factory) -> Path:
     return cache
 
 
+def own_cache(arena_cache: Path, folder: Path) -> Path:
+    """A cache folder of a test's own that shares the built Trac (venv and snapshot) of
+    ``arena_cache`` but no instance, so no other run on the machine can take or reset
+    the instances the test uses."""
+    (folder / "arena").mkdir(parents=True)
+    for part in ("venv", "snap"):
+        (folder / "arena" / part).symlink_to(arena_cache / "arena" / part)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def trac_port() -> int:
     return free_base(TEST_TRAC_PORT)

@@ -113,8 +113,11 @@ def test_a_studys_workers_take_the_instances_of_its_range_in_turn(layout):
     first = claim(layout, {INSTANCE_VAR: "6-7"})
     second = claim(layout, {INSTANCE_VAR: "6-7"})
     assert (first.instance, second.instance) == (6, 7)
-    with pytest.raises(UserError, match="arena instance 6 is in use"):
+    with pytest.raises(UserError) as err:
         claim(layout, {INSTANCE_VAR: "6-7"})
+    me = os.getpid()
+    assert str(err.value) == (f"arena instances 6 to 7 are all in use (6 by pid {me}, 7 by "
+                              f"pid {me}); choose another --instance")
     first.release()
     second.release()
 

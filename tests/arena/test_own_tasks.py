@@ -18,6 +18,8 @@ from colorbrowser.evaluation.records import read_records
 from colorbrowser.testing import user_text
 from tests.llm.llm_fake_server import Recorded, fake_endpoint, ok
 
+from .conftest import own_cache
+
 pytestmark = pytest.mark.slow
 
 OWNER = {"task_id": "owner-18", "sites": ["trac"], "start_url": "__TRAC__/",
@@ -51,10 +53,7 @@ def fuzzy(task_id: str) -> dict:
 def cache(arena_cache, tmp_path) -> Path:
     """A cache of this test's own: the built Trac of the shared test cache, and no
     instance anybody else runs, so the choice of instance is this test's alone."""
-    own = tmp_path / "cache"
-    (own / "arena").mkdir(parents=True)
-    for part in ("venv", "snap"):
-        (own / "arena" / part).symlink_to(arena_cache / "arena" / part)
+    own = own_cache(arena_cache, tmp_path / "cache")
     yield own
     for number in range(4):
         Arena(number, cache=own).down()

@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import json
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,13 +148,21 @@ def claim(layout: Layout, env: Mapping[str, str]) -> InstanceLock:
     wanted = env.get(INSTANCE_VAR, "").strip()
     if wanted:
         first, last = parse_range(wanted)
-        for number in range(first, last + 1):
-            lock = try_lock(layout, number)
-            if lock is not None:
-                return lock
+        for attempt in range(3):  # `arena status` peeks at a lock for a moment
+            for number in range(first, last + 1):
+                lock = try_lock(layout, number)
+                if lock is not None:
+                    return lock
+            if attempt < 2:
+                time.sleep(0.05)
         if env.get(SHARE_VAR) == "1":
             return InstanceLock(first, None, shared=True)
-        raise in_use_error(first, holder(layout, first) or Holder(None))
+        if first == last:
+            raise in_use_error(first, holder(layout, first) or Holder(None))
+        held = ", ".join(f"{n} by {(holder(layout, n) or Holder(None)).describe()}"
+                         for n in range(first, last + 1))
+        raise UserError(f"arena instances {first} to {last} are all in use ({held}); "
+                        "choose another --instance")
     for number in running_instances(layout):
         lock = try_lock(layout, number)
         if lock is not None:
