@@ -127,7 +127,7 @@ def test_a_proof_fails_when_a_mutant_is_not_caught(env, tmp_path):
     assert done.returncode == 1
     assert "proven 0/1" in done.stdout
     proof = json.loads((out / "proofs.json").read_text())[0]
-    assert proof["rewards"] == {"oracle": 1.0, "null": 0.0, "wrong": 1.0, "truncated": 0.0}
+    assert proof["rewards"] == {"oracle": 1.0, "null": 0.0, "wrong": 1.0, "truncated": 0.0}, proof
     assert "unproven arena:roadmap: wrong scored 1.0" in done.stdout
 
 
