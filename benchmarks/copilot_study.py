@@ -355,7 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"unknown agent {unknown[0]!r} (choose from {', '.join(AGENTS)})", file=sys.stderr)
         return 2
-    os.environ["COLORBROWSER_ARENA_FIRST_INSTANCE"] = str(args.instance)
+    from colorbrowser.arena.instances import INSTANCE_VAR
+
+    os.environ[INSTANCE_VAR] = str(args.instance)  # another process on it is an error
 
     from colorbrowser.arena.plans import load_plans
     from colorbrowser.arena.suite import ArenaSuite, plan_files
@@ -371,9 +373,6 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="copilot-study-")))
         suite = ArenaSuite(cache=args.cache)
         stack.callback(suite.close)
-        if suite.arena.instance != args.instance:
-            print(f"arena instance {args.instance} is in use; using "
-                  f"{suite.arena.instance}", file=sys.stderr)
         ids = [e.id for e in suite.entries()
                if any(fnmatch.fnmatch(e.id.split(":", 1)[1], p) for p in patterns)
                and e.id.split(":", 1)[1] in plans]

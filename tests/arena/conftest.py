@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from colorbrowser.arena import Arena
+from colorbrowser.arena.build import SnapshotMeta
 from colorbrowser.arena.ports import STRIDE, port_busy
 
 TEST_TRAC_PORT = 18103  # instance N serves on 18103 + N * STRIDE
@@ -31,8 +32,19 @@ def arena_cache(tmp_path_factory) -> Path:
     cache = Path(preset) if preset else tmp_path_factory.mktemp("arena-cache")
     arena = Arena(cache=cache)
     arena.install(["trac"])
-    arena.build(["trac"])
+    if not (preset and SnapshotMeta.read(arena.layout.snap("trac"))):
+        arena.build(["trac"])  # a prebuilt cache is shared: rebuilding races other runs
     return cache
+
+
+def own_cache(arena_cache: Path, folder: Path) -> Path:
+    """A cache folder of a test's own that shares the built Trac (venv and snapshot) of
+    ``arena_cache`` but no instance, so no other run on the machine can take or reset
+    the instances the test uses."""
+    (folder / "arena").mkdir(parents=True)
+    for part in ("venv", "snap"):
+        (folder / "arena" / part).symlink_to(arena_cache / "arena" / part)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -9,20 +9,25 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.prove import KINDS, WANT, prove
 from colorbrowser.arena.suite import ORDER_VAR
 from colorbrowser.evaluation.suites import open_suite
+
+from .conftest import own_cache
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def trac_env(arena_cache, trac_port):
-    """The arena suite, in this process and in the eval workers, on the test arena."""
+def trac_env(arena_cache, trac_port, tmp_path_factory):
+    """The arena suite, in this process and in the eval workers, on the test arena (in a
+    cache of this module's own, so runs beside it cannot reset its instance)."""
+    cache = own_cache(arena_cache, tmp_path_factory.mktemp("trac-tasks"))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COLORBROWSER_CACHE", str(arena_cache))
+        mp.setenv("COLORBROWSER_CACHE", str(cache))
         mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
-        mp.setenv("COLORBROWSER_ARENA_FIRST_INSTANCE", "3")  # clear of the other tests
+        mp.setenv(INSTANCE_VAR, "3")  # clear of the other tests
         yield
 
 

@@ -1,5 +1,9 @@
-"""Replay files for the arena's tasks: the oracle, its mutants, doing nothing, or the
-random agent. ``colorbrowser eval arena --replay <file>`` runs any of them.
+"""Replay files for arena tasks: the oracle, its mutants, doing nothing, or the random
+agent. ``colorbrowser eval arena --replay <file>`` runs any of them.
+
+The shipped tasks' oracle plans sit beside their task files (``trac.json`` and
+``trac.oracle.yaml``); a user's own task file is read the same way, with the plan file
+beside it (``mine.json`` -> ``mine.oracle.yaml``) or named with ``--plans``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,22 @@ VARIANT = {"oracle": lambda p: p, "null": lambda p: Plan(), "wrong": Plan.wrong_
 KINDS = (*VARIANT, RANDOM)
 
 
+def plan_file_for(tasks: Path) -> Path:
+    """Where a task file's oracle plans live by default: ``mine.json`` -> ``mine.oracle.yaml``."""
+    return tasks.with_name(tasks.stem + ".oracle.yaml")
+
+
+def plan_paths(tasks: Path | None, given: Path | None = None) -> list[Path]:
+    """The plan files for the shipped tasks (no ``tasks``) or for a user's task file."""
+    if tasks is None:
+        return [given] if given is not None else plan_files()
+    path = given or plan_file_for(tasks)
+    if not path.is_file():
+        raise UserError(f"no oracle plan file {path} for {tasks} (write the plans there, "
+                        "in the replay format, or name the file with --plans)")
+    return [path]
+
+
 def load_plans(files: list[Path]) -> dict[str, Plan]:
     """Oracle plans by short task id (``trac-comment-33``), from replay-format files."""
     plans: dict[str, Plan] = {}
@@ -36,10 +56,14 @@ def load_plans(files: list[Path]) -> dict[str, Plan]:
 
 
 
-def task_ids() -> list[str]:
+def task_ids(files: list[Path] | None = None) -> list[str]:
+    """The task ids of the shipped task files, or of ``files``."""
     ids = []
-    for path in task_files():
-        ids += [str(item["task_id"]) for item in load_json(path, "task file")]
+    for path in files or task_files():
+        data = load_json(path, "task file")
+        items = [data] if isinstance(data, dict) else data if isinstance(data, list) else []
+        ids += [str(item["task_id"]) for item in items
+                if isinstance(item, dict) and "task_id" in item]
     return ids
 
 
@@ -49,12 +73,29 @@ def random_plan(seed: int, steps: int) -> Plan:
                        for n in range(steps + 1)])
 
 
-def plans(kind: str, *, seed: int = 0, steps: int = 10) -> dict[str, Plan]:
+def plans(kind: str, *, seed: int = 0, steps: int = 10, tasks: Path | None = None,
+          plan_file: Path | None = None) -> dict[str, Plan]:
+    """Replay plans of ``kind`` for the shipped tasks, or for the task file ``tasks``
+    (with its oracle plans from ``plan_file``, by default the file beside it)."""
     if kind not in KINDS:
         raise UserError(f"unknown plan kind {kind!r}; choose from {', '.join(KINDS)}")
+    if tasks is not None and not tasks.is_file():
+        raise UserError(f"no such task file: {tasks}")
+    ids = task_ids([tasks] if tasks is not None else None)
     if kind == RANDOM:
-        return {task: random_plan(seed, steps) for task in task_ids()}
-    return {task: VARIANT[kind](plan) for task, plan in load_plans(plan_files()).items()}
+        return {task: random_plan(seed, steps) for task in ids}
+    known = load_plans(plan_paths(tasks, plan_file))
+    if tasks is not None:
+        missing = [task for task in ids if task not in known]
+        if missing:
+            raise UserError(f"{tasks}: task {missing[0]} has no oracle plan in "
+                            f"{plan_paths(tasks, plan_file)[0]}")
+        known = {task: known[task] for task in ids}
+    unmarked = [task for task, plan in known.items() if kind == "wrong" and not plan.mutable]
+    if unmarked:
+        raise UserError(f"task {unmarked[0]}: its oracle plan names no wrong value (give a "
+                        "step `wrong: <value>`)")
+    return {task: VARIANT[kind](plan) for task, plan in known.items()}
 
 
 def script(found: dict[str, Plan]) -> str:

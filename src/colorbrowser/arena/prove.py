@@ -56,10 +56,13 @@ def write_variant(kind: str, plans: dict[str, Plan], path: Path) -> None:
 
 def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,
           timeout: float = 180, kinds: tuple[str, ...] = KINDS,
-          say: Callable[[str], None] | None = None, console=None) -> list[Proof]:
+          say: Callable[[str], None] | None = None, console=None,
+          plans_from: list[Path] | None = None) -> list[Proof]:
     """Prove the suite's tasks (narrowed by ``tasks`` patterns); results in ``out``.
 
     ``kinds`` runs only some of the four runs (the rest stay unknown: not proven).
+    ``plans_from``: the oracle plan files (default: the shipped tasks' plans), e.g. a
+    user's own beside ``suite`` = ``arena:mine.json``.
     """
     from rich.console import Console
 
@@ -74,7 +77,7 @@ def prove(suite: str, tasks: str | None, out: Path, *, workers: int = 1,
     with choice.suite as opened:
         entries = choice.select(tasks)
         definitions = {t: opened.tasks[t] for t in (e.id for e in entries)}
-    plans = load_plans(plan_files())
+    plans = load_plans(plans_from if plans_from is not None else plan_files())
     proofs: dict[str, Proof] = {}
     runnable: dict[str, Plan] = {}
     for entry in entries:

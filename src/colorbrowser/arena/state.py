@@ -60,29 +60,3 @@ def locked(path: Path) -> Iterator[None]:
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
-
-class Claim:
-    """An instance number held by one process (an eval worker) while it uses it.
-
-    The lock is an open file with ``flock``: the kernel drops it when the process ends,
-    however it ends, so a crashed worker never keeps its instance.
-    """
-
-    def __init__(self, root: Path, first: int = 0, last: int = 50) -> None:
-        root.mkdir(parents=True, exist_ok=True)
-        for number in range(first, last + 1):
-            fh = open(root / f"claim-{number}.lock", "w")  # noqa: SIM115 - held until release
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                fh.close()
-                continue
-            self.instance, self._fh = number, fh
-            return
-        raise UserError(f"every arena instance from {first} to {last} is in use")
-
-    def release(self) -> None:
-        fh, self._fh = self._fh, None
-        if fh is not None:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-            fh.close()

@@ -5,15 +5,20 @@ named apps (multi-site tasks need all of theirs), ``arena:my_tasks.json`` a user
 WebArena file with ``__SHOPPING__``-style placeholders.
 
 Each process that opens the suite (the coordinator to list, each eval worker to run)
-claims an arena instance of its own, so workers never share a database. The suite
+claims an arena instance of its own and holds its lock (``instances.py`` has the rule:
+``eval --instance N`` names it, else a running instance nobody holds, else the first
+free one), so workers never share a database without being told to. The suite
 fills the placeholders with that instance's addresses, publishes them as ``WA_*``
 variables (oracle plans and ``db_match`` read them there), writes WebArena-named login
 states and starts the apps a task needs on first use. Before every task it resets the
 task's apps and clears the browser's cookies, so no task sees another's leftovers and
 the order of tasks does not matter. Apps it started are stopped when it closes.
 
-fuzzy_match needs a judge model; the arena's own fuzzy tasks also carry must_include,
-and the suite scores them by that alone, so every arena score is deterministic.
+fuzzy_match needs a judge model: the suite hands the judge eval gives it (the study's
+model, ``--base-url``/``--model``) to every task. Where a task also carries
+must_include or exact_match (all the arena's own fuzzy tasks do), the suite scores it by
+that alone, so every score of the shipped tasks is deterministic; a task with
+fuzzy_match alone is judged.
 """
 
 from __future__ import annotations
@@ -40,7 +45,6 @@ if TYPE_CHECKING:
 
 PREFIX = "arena:"
 ORDER_VAR = "COLORBROWSER_ARENA_ORDER"  # "shuffle:<seed>" lists the tasks shuffled
-FIRST_INSTANCE_VAR = "COLORBROWSER_ARENA_FIRST_INSTANCE"
 TASK_SEED = 2024  # the snapshot seed the shipped tasks' answers were computed from
 
 
@@ -77,28 +81,33 @@ class ArenaSuite(Suite):
     seeded = False
 
     def __init__(self, apps: list[str] | None = None, files: list[Path] | None = None, *,
-                 cache: Path | None = None) -> None:
+                 cache: Path | None = None, judge: Model | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         from colorbrowser.arena import Arena
         from colorbrowser.arena.apps import names
         from colorbrowser.arena.exports import site_env, states_named_in, write_states
+        from colorbrowser.arena.instances import InstanceLock, claim
         from colorbrowser.arena.layout import Layout
-        from colorbrowser.arena.state import Claim
 
         self.apps = names(apps) if apps else None
         self.name = "arena" + (f":{','.join(self.apps)}" if self.apps else "")
-        first = int(os.environ.get(FIRST_INSTANCE_VAR, "0") or 0)
-        root = Layout.from_cache(cache or _default_cache()).root / "claims"
-        self._claim: Claim | None = Claim(root, first)
-        self.arena: Arena = Arena(self._claim.instance, cache=cache)
+        self.judge = judge  # the model behind fuzzy_match, given to every task
+        layout = Layout.from_cache(cache or _default_cache())
+        self._claim: InstanceLock | None = claim(layout, {**os.environ, **(env or {})})
         self._started: list[str] = []
-        self.env = site_env(self.arena)
-        os.environ.update(self.env)  # oracle plans and helpers in this process read them
-        sources = files or task_files()
-        write_states(self.arena, states_named_in(sources))
-        self.tasks: dict[str, ArenaDefinition] = {}
-        for path in sources:
-            for definition in load_webarena(path, env=self.env):
-                self._add(definition)
+        try:
+            self.arena: Arena = Arena(self._claim.instance, cache=cache)
+            self.env = site_env(self.arena)
+            os.environ.update(self.env)  # oracle plans and helpers in this process read them
+            sources = files or task_files()
+            write_states(self.arena, states_named_in(sources))
+            self.tasks: dict[str, ArenaDefinition] = {}
+            for path in sources:
+                for definition in load_webarena(path, env=self.env):
+                    self._add(definition)
+        except BaseException:
+            self.close()  # a broken task file must not keep the instance locked
+            raise
 
     # -- loading ---------------------------------------------------------------------
     def _add(self, definition: TaskDefinition) -> None:
@@ -169,9 +178,10 @@ class ArenaTask:
     def __init__(self, suite: ArenaSuite, task: ArenaDefinition) -> None:
         self.suite = suite
         self.apps = task.apps
-        self.inner = ConfiguredTask(task.definition)
+        self.inner = ConfiguredTask(task.definition, judge=suite.judge)
         self.id = task.definition.id
         self.site = task.definition.site
+        self.instance = suite.arena.instance  # the worker writes it into the record
 
     def setup(self, page: Page) -> TaskSpec:
         self.suite.prepare(self.apps)
@@ -201,6 +211,6 @@ def open_arena(spec: str, *, judge: Model | None = None,
         path = Path(rest)
         if not path.is_file():
             raise UserError(f"no such task file: {path}")
-        return ArenaSuite(files=[path.resolve()])
+        return ArenaSuite(files=[path.resolve()], judge=judge, env=env)
     apps = [a.strip() for a in rest.split(",") if a.strip()]
-    return ArenaSuite(apps or None)
+    return ArenaSuite(apps or None, judge=judge, env=env)

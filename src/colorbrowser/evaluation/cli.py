@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from colorbrowser.config import AUTHORITY, Settings
 from colorbrowser.datafile import load_toml
 from colorbrowser.destination import Destination
 from colorbrowser.errors import ConfigError, UserError
+from colorbrowser.evaluation.evaluators import NEEDS_JUDGE
+from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import TaskEntry
 from colorbrowser.run.flags import knowledge_options, model_flags, model_options
@@ -41,6 +44,37 @@ def format_entries(entries: list[TaskEntry]) -> list[str]:
     lines.append(f"tasks: {len(entries)}, runnable: {runnable}, "
                  f"unsupported: {len(entries) - runnable}")
     return lines
+
+
+def error_hints(records: list[EpisodeRecord]) -> list[str]:
+    """What to do about the errored episodes. An episode left unscored for want of a
+    judge would only err again under --retry-errors: it needs a model to judge with."""
+    errored = [r for r in records if r.errored]
+    unjudged = [r for r in errored if NEEDS_JUDGE in (r.error or "")]
+    hints = []
+    if unjudged:
+        hints.append(f"{len(unjudged)} episode(s) could not be scored: fuzzy_match needs a "
+                     "judge model, which is the study's model: run them again with "
+                     "--base-url URL --model NAME (or [model] in the config file) and a "
+                     "new --out")
+    if len(unjudged) < len(errored):
+        hints.append("errored episodes can be run again with --retry-errors")
+    return hints
+
+
+def arena_instance_env(suite: str, instance: int | None, workers: int, share: bool, *,
+                       listing: bool) -> dict[str, str]:
+    """The variables that carry ``--instance``/``--share-instance`` to the arena suite in
+    this process and in every worker."""
+    if suite.strip().split(":", 1)[0] != "arena":
+        raise UserError("--instance and --share-instance are for arena suites "
+                        "(arena, arena:<apps>, arena:<file>.json)")
+    from colorbrowser.arena.arena import default_cache
+    from colorbrowser.arena.instances import study_env
+    from colorbrowser.arena.layout import Layout
+
+    return study_env(Layout.from_cache(default_cache()), instance, workers, share=share,
+                     listing=listing)
 
 
 MODEL_SECTIONS = ("model", "summarizer_model")
@@ -199,13 +233,24 @@ def default_study_dir(suite: str) -> Path:
 @click.option("--allow-hosts", default=None, metavar="HOSTS",
               help="Comma list of the hosts the browser may reach (host or host:port, "
                    "*.domain); default: the hosts and ports the tasks name.")
+@click.option("--instance", type=click.IntRange(0, 50), default=None,
+              help="Arena suites: run on arena instance N (worker k on N+k); one another "
+                   "process uses is an error. Default: a running one nobody uses, else "
+                   "the first free one.")
+@click.option("--share-instance", is_flag=True,
+              help="Arena suites: use --instance N even while another process uses it.")
 @model_options
 def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
                  out_dir, agent_config, key_for_agent_config, matrix, replay, timeout,
                  kill_grace, hard_grace, retry_errors, max_steps, memory, knowledge, kb_path,
-                 headed, allow_hosts, config_path, api_key_env, base_url, model_name):
-    """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, a WebArena .json
-    file or a .yaml task file. Results go to STUDY_DIR/results.jsonl as they finish."""
+                 headed, allow_hosts, instance, share_instance, config_path, api_key_env,
+                 base_url, model_name):
+    """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, arena[:<apps>],
+    arena:<file>.json, a WebArena .json file or a .yaml task file. Results go to
+    STUDY_DIR/results.jsonl as they finish."""
+    if instance is not None or share_instance:
+        os.environ.update(arena_instance_env(suite, instance, workers, share_instance,
+                                             listing=list_only))
     if list_only:
         choice = open_suite(suite)
         with choice.suite:
@@ -243,7 +288,7 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
     outcome = run_study(options, settings, console)
     console.print(f"[bold]{escape(outcome.line())}[/]")
     console.print(f"results: {escape(str(outcome.study_dir / 'results.jsonl'))}")
-    if any(r.errored for r in outcome.records):
-        console.print("errored episodes can be run again with --retry-errors")
+    for hint in error_hints(outcome.records):
+        console.print(escape(hint))
     console.print(f"next: colorbrowser report {escape(str(outcome.study_dir))}")
     return 0

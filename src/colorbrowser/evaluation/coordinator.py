@@ -129,6 +129,11 @@ def check_knowledge(variants: list[Variant]) -> None:
         KnowledgeBase.open(path, readonly=agent.knowledge == "frozen", embeddings=False).close()
 
 
+# Site addresses for placeholders, and the arena's choices (instance, order, ports),
+# which reach a Ray worker only this way.
+WORKER_ENV_PREFIXES = ("WA_", "COLORBROWSER_ARENA_")
+
+
 def needs_offline(variants: list[Variant], judge: Settings | None) -> bool:
     for variant in variants:
         s = variant.settings
@@ -214,7 +219,8 @@ def run_study(options: StudyOptions, settings: Settings, console: Console) -> St
         return outcome
     plan = WorkerPlan(suite=spec, study_dir=study.path, task_hosts=options.task_hosts,
                       judge=judge.model if judge is not None else None,
-                      env={k: v for k, v in os.environ.items() if k.startswith("WA_")})
+                      env={k: v for k, v in os.environ.items()
+                           if k.startswith(WORKER_ENV_PREFIXES)})
     with contextlib.ExitStack() as stack:
         if needs_offline(variants, judge):
             plan.offline = start_offline(settings, stack, console)

@@ -65,6 +65,7 @@ class EpisodeRecord(BaseModel):
     finished: str = ""
     worker: str = ""
     attempt: int = 1
+    instance: int | None = None  # the arena instance the episode ran on (arena suites)
     info: dict[str, Any] = Field(default_factory=dict)  # the validation's details
 
     @property

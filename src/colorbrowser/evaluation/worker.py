@@ -97,6 +97,7 @@ class EpisodeWorker:
         self._models: dict[str, Model] = {}
         self._kbs: dict[tuple[str, str, bool], KnowledgeBase | None] = {}
         self._killed = threading.Event()
+        self._instance: int | None = None  # the current task's arena instance, if any
 
     # -- what episodes share ----------------------------------------------------
     def model(self, settings: ModelSettings) -> Model:
@@ -156,6 +157,7 @@ class EpisodeWorker:
     def run(self, job: EpisodeJob) -> dict[str, Any]:
         """Run ``job``; always returns a record (as JSON), whatever went wrong."""
         started, t0 = now_iso(), time.monotonic()
+        self._instance = None
         redactor = Redactor(set(job.settings.secrets()))
         try:
             run = self._run(job)
@@ -181,6 +183,7 @@ class EpisodeWorker:
         if self.plan.task_hosts:  # this worker's suite: an arena instance has its own ports
             settings = with_task_hosts(settings, self.suite().suite.hosts())
         task = self.suite().suite.task(job.task, seed=job.seed)
+        self._instance = getattr(task, "instance", None)
         env = self.browser(settings)
         if job.replay is not None:
             model, decider, kb = NoModel(), ReplayOperator(job.replay), None
@@ -218,6 +221,7 @@ class EpisodeWorker:
             goal=run.goal, answer=run.answer,
             info=_jsonable(validation.info) if validation else {},
             trajectory=job.rel_dir if job.run_dir.exists() else None,
+            instance=self._instance,
         )
 
     def _log_crash(self, job: EpisodeJob, exc: BaseException, redactor: Redactor) -> None:

@@ -23,7 +23,8 @@ MIDDLEWARE = [
 ]
 TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
-    "DIRS": [],
+    # Our overrides of Oscar's templates (the review form's named star choices).
+    "DIRS": [str(Path(__file__).resolve().parent / "templates")],
     "APP_DIRS": True,
     "OPTIONS": {"context_processors": [
         "django.template.context_processors.debug",
