@@ -31,8 +31,8 @@ browser on a fresh reset (``reproved``). Arena apps run on their own instance (d
 7) so a person's arena on instance 0 is left alone. The last line is the summary:
 ``explore: apps N, ahead_on_states K/N, ahead_on_routes K/N, tasks_kept T, reproved P%``.
 Beside the tables, a plot of distinct states against actions, one line per method (its
-seeds averaged) and one panel per app (``--plot FILE``, .svg or .png; default
-``WORK/states-per-action.svg``; explore_plot.py).
+seeds averaged) and one panel per app, from every finished run (``--plot FILE``, .svg or
+.png; default ``WORK/states-per-action.svg``; explore_plot.py).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from colorbrowser.explore.run import ExploreRequest, explore
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
 from colorbrowser.explore.state import load_state
 from colorbrowser.explore.validate import TASKS_FILE, load_tasks, reprove
-from explore_plot import app_curves, plot
+from explore_plot import app_curves, plot, title
 
 
 def start_app(name: str, stack: contextlib.ExitStack, instance: int, work: Path):
@@ -337,7 +337,6 @@ def main() -> None:
         measured = [measure_app(app, args.seeds, args.budget, args.instance, work,
                                 args.finished_only, methods) for app in apps]
     results = []
-    curves = {}
     for app, result in zip(apps, measured, strict=True):
         if result is None:
             print(f"\n## {app}: not every method has a finished run yet")
@@ -346,12 +345,11 @@ def main() -> None:
         else:
             print(result["text"])
             results.append(result)
-            curves[app] = app_curves([(s, f) for s, _, f in planned_runs(
-                app, args.seeds, args.budget, work)], args.budget)
+    # every finished run, a section's or not
+    curves = {app: app_curves([(s, f) for s, _, f in planned_runs(
+        app, args.seeds, args.budget, work)], args.budget) for app in apps}
     drawn = plot(curves, args.plot or work / "states-per-action.svg",
-                 "Distinct states against actions ("
-                 + (f"{args.seeds} seeds averaged" if args.seeds > 1 else "1 seed")
-                 + f", budget {args.budget})")
+                 title(args.seeds, args.budget))
     if drawn:
         print(f"\nplot: {drawn}")
     proofs_all = sum(r["proofs_all"] for r in results)

@@ -1,9 +1,16 @@
 """The curve behind explore.py's first columns: distinct states found against actions
 taken, one line per method (its seeds averaged), one panel per app. Read from the run
-folders' saved state (the action count at each new state), so it costs no browser."""
+folders' saved state (the action count at each new state), so it costs no browser:
+explore.py draws it after its tables, and this script alone draws it from the runs
+finished so far while a measurement is still going (no app is started):
+
+    PYTHONPATH=src python benchmarks/explore_plot.py --work DIR --apps demo,trac \
+        --seeds 1 --budget 150 --out states.svg
+"""
 
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
 from pathlib import Path
@@ -80,3 +87,33 @@ def plot(apps: dict[str, dict[str, list[float]]], out: Path, title: str) -> Path
                 dpi=110)
     plt.close(fig)
     return out
+
+
+def title(seeds: int, budget: int) -> str:
+    return ("Distinct states against actions ("
+            + (f"{seeds} seeds averaged" if seeds > 1 else "1 seed") + f", budget {budget})")
+
+
+def main() -> None:
+    from explore import planned_runs  # explore.py imports this module: not at the top
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--apps", default="demo,trac")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--budget", type=int, default=500)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    apps = [a.strip() for a in args.apps.split(",") if a.strip()]
+    curves = {app: app_curves([(s, f) for s, _, f in planned_runs(
+        app, args.seeds, args.budget, args.work)], args.budget) for app in apps}
+    for app, by_method in curves.items():
+        print(f"{app}: " + (", ".join(f"{m} {ys[-1]:.1f} states at {len(ys) - 1}"
+                                      for m, ys in by_method.items()) or "no finished run"))
+    drawn = plot(curves, args.out or args.work / "states-per-action.svg",
+                 title(args.seeds, args.budget))
+    print(f"plot: {drawn}" if drawn else "plot: no finished run")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ page says so and keeps its tables."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import xml.etree.ElementTree as ET
 from html import escape
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from colorbrowser.explore import graph_svg
 from colorbrowser.explore.graph import Edge, Finding, Graph, Node
 from colorbrowser.explore.graph_html import render
 from colorbrowser.explore.graph_svg import draw
@@ -229,3 +231,45 @@ def test_labels_leave_out_the_site_name_most_titles_end_with():
     assert view.site == " – Harbor"
     assert [view.title(b) for b in view.boxes.values()] == [
         "Tickets", "Wiki", "Roadmap", "Harbor", "Login - elsewhere"]
+
+
+def _tangle(states: int, seed: int = 1) -> Graph:
+    """A graph of 8 sections whose pages link to each other at random: many lines back."""
+    rng = random.Random(seed)
+    g = Graph(start_url="http://h/")
+    keys: list[str] = []
+    for i in range(states):
+        section = rng.choice(["ticket", "wiki", "report", "query", "timeline", "changeset",
+                              "browser", "milestone"])
+        template = f"h/{section}/{{id}}" if i % 3 else f"h/{section}?q={{}}&v={i % 7}"
+        key = f"{template}#{i}"
+        g.add_node(Node(key=key, template=template, url=f"http://{template}", title=f"Page {i}",
+                        path=[] if not keys else ["goto('http://h/')"], first_step=i,
+                        visits=1, candidates=4))
+        if keys:
+            g.edges.append(Edge(step=i, source=rng.choice(keys), dest=key, action="click('1')",
+                                plan="goto('http://h/')", kind="link", signature="s"))
+        keys.append(key)
+    for j in range(states):
+        source = rng.choice(keys)
+        g.edges.append(Edge(step=states + j, source=source, dest=rng.choice(keys),
+                            action="click('2')", plan="goto('http://h/')", kind="link",
+                            signature="s"))
+    return g
+
+
+def test_a_tangled_graph_is_still_drawn_when_dot_cannot_route_every_line(tmp_path,
+                                                                        monkeypatch):
+    # dot 2.43 loops for ever on some such graphs; whatever dot does, a picture comes
+    # back within a few tries, with every box, and says which lines it left out
+    monkeypatch.setattr(graph_svg, "DOT_TIMEOUT", 4.0)
+    view = build(_tangle(200, seed=1))  # one on which dot 2.43 loops
+    assert len(view.lines) > 3 * len(view.boxes)
+    picture = draw(view, tmp_path, {b: [] for b in view.boxes})
+    assert picture.note == ""
+    root = ET.fromstring(picture.svg)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert len(root.findall(".//s:g[@class='node']", ns)) == len(view.boxes)
+    drawn = len(root.findall(".//s:g[@class='edge']", ns))
+    assert drawn == len(view.lines) or (
+        drawn < len(view.lines) and "not drawn" in picture.remark)

@@ -129,7 +129,8 @@ def render(state: ExploreState, folder: Path) -> str:
                      outcome=_outcome(e.outcome)) for e in g.edges]
     return _templates().get_template("graph.html.j2").render(
         state=state, graph=g, checks=checks, cards=cards, edges=edges,
-        svg=Markup(picture.svg), note=picture.note, folded=_summary(view, len(g.nodes)),
+        svg=Markup(picture.svg), note=picture.note,
+        folded=" ".join(t for t in (_summary(view, len(g.nodes)), picture.remark) if t),
         areas="path sections" if view.merged else "URL templates" if clusters(view) else "",
         leaves=view.collapsed,
         script=Markup(script), script_hash=script_hash)

@@ -22,7 +22,7 @@ from colorbrowser.explore.graph_view import Box, Line, View, short_template
 from colorbrowser.explore.plans import describe
 from colorbrowser.ui.images import inside, jpeg_uri, thumbnail_jpeg
 
-DOT_TIMEOUT = 60.0  # seconds; a few hundred boxes take one or two
+DOT_TIMEOUT = 20.0  # seconds per try; a few hundred boxes take one or two
 THUMB = (104, 65)  # a node's screenshot, in points as drawn
 FONT = "Helvetica,Arial,sans-serif"
 SVG = "http://www.w3.org/2000/svg"
@@ -38,6 +38,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 class Picture:
     svg: str  # '' when not drawn
     note: str  # why not, in one line ('' when drawn)
+    remark: str = ""  # what a drawing left out
 
 
 def label_text(text: str, limit: int = 40) -> str:
@@ -129,11 +130,16 @@ def clusters(view: View) -> dict[str, list[Box]]:
     return {name: boxes for name, boxes in groups.items() if len(boxes) > 1}
 
 
-def to_dot(view: View, thumbs: dict[str, Path]) -> str:
-    """The DOT text: clusters by URL template (by path section once states are merged)."""
+def to_dot(view: View, thumbs: dict[str, Path], back: bool = True, newrank: bool = False
+           ) -> str:
+    """The DOT text: clusters by URL template (by path section once states are merged);
+    without ``back``, only the first way to each box and the lines with findings.
+    ``newrank`` ranks clusters another way: looser pictures, but dot 2.43 cannot loop
+    for ever on it as it sometimes does on the default with many lines."""
     out = ["digraph exploration {",
            f'graph [rankdir=LR, fontname="{FONT}", fontsize=13, nodesep=0.15, ranksep=0.35, '
-           'bgcolor="transparent", outputorder=edgesfirst];',
+           'bgcolor="transparent", outputorder=edgesfirst'
+           + (", newrank=true" if newrank else "") + "];",  # dot 2.43 reads any value as true
            f'node [fontname="{FONT}", fontsize=14];',
            f'edge [fontname="{FONT}", arrowsize=0.6];']
     groups = clusters(view)
@@ -147,6 +153,8 @@ def to_dot(view: View, thumbs: dict[str, Path]) -> str:
     out += [_box(box, view, thumbs) for box in view.boxes.values() if box.id not in clustered]
     tree = tree_lines(view)
     for line in view.lines:
+        if not back and line.id not in tree and not line.findings:
+            continue
         out.append(f'{line.source} -> {line.dest} [id="{line.id}", '
                    f"{_line_attrs(line, line.id in tree)}];")
     out.append("}")
@@ -198,29 +206,45 @@ def _thumbs(view: View, folder: Path, tmp: Path) -> tuple[dict[str, Path], dict[
     return files, uris
 
 
+def _dot(dot: str, text: str) -> tuple[bytes | None, str]:
+    """dot's SVG, or None and why not."""
+    try:
+        done = subprocess.run([dot, "-Tsvg"], input=text.encode(), capture_output=True,
+                              timeout=DOT_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        return None, f"dot took longer than {DOT_TIMEOUT:.0f} s"
+    except OSError as exc:
+        return None, f"dot could not run ({exc})"
+    if done.returncode != 0 or not done.stdout:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        return None, "dot failed" + (f" ({why[-1][:200]})" if why else "")
+    return done.stdout, ""
+
+
 def draw(view: View, folder: Path, cards: dict[str, list[str]]) -> Picture:
-    """The view as inline SVG; ``cards`` names each box's card ids in the page."""
+    """The view as inline SVG; ``cards`` names each box's card ids in the page. When dot
+    cannot lay out every line, it is asked again ranking the other way, then without
+    the lines to pages found earlier (they make a layout hard; the table holds them)."""
     dot = shutil.which("dot")
     if dot is None:
         return Picture("", "The graph is not drawn: Graphviz's dot is not installed "
                            "(apt-get install graphviz). The tables below hold all of it.")
     if not view.boxes:
         return Picture("", "The graph is not drawn: no state was recorded.")
+    remark = ""
     with tempfile.TemporaryDirectory(prefix="colorbrowser-graph-") as tmp:
         files, uris = _thumbs(view, folder, Path(tmp))
-        try:
-            done = subprocess.run([dot, "-Tsvg"], input=to_dot(view, files).encode(),
-                                  capture_output=True, timeout=DOT_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            return Picture("", f"The graph is not drawn: dot took longer than {DOT_TIMEOUT:.0f} "
-                               "s. The tables below hold all of it.")
-        except OSError as exc:
-            return Picture("", f"The graph is not drawn: dot could not run ({exc}).")
-    if done.returncode != 0 or not done.stdout:
-        why = done.stderr.decode(errors="replace").strip().splitlines()
-        return Picture("", "The graph is not drawn: dot failed"
-                           + (f" ({why[-1][:200]})" if why else "") + ".")
-    return Picture(_finish(done.stdout, view, uris, cards), "")
+        svg, why = _dot(dot, to_dot(view, files))
+        if svg is None:
+            svg, _ = _dot(dot, to_dot(view, files, newrank=True))
+        if svg is None:
+            svg, again = _dot(dot, to_dot(view, files, back=False))
+            remark = (f"Lines to pages found earlier are not drawn: {why}. The Edges table "
+                      "holds them.")
+            why = again or why
+    if svg is None:
+        return Picture("", f"The graph is not drawn: {why}. The tables below hold all of it.")
+    return Picture(_finish(svg, view, uris, cards), "", remark)
 
 
 def _finish(svg: bytes, view: View, uris: dict[str, str], cards: dict[str, list[str]]) -> str:
