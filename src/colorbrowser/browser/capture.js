@@ -29,6 +29,9 @@
     + '[contenteditable=""],[contenteditable=true]';
   const KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
   const EDITING = new Set(['a', 'c', 'v', 'x', 'z', 'y']);
+  // Fields whose arrow keys step the value itself (its input or change is the action).
+  const STEPPED = new Set(['radio', 'number', 'range', 'date', 'time', 'datetime-local',
+    'month', 'week']);
   const SENSITIVE_NAME = /pass(word|wd|code)?\b|\bpin\b|otp|one.?time|2fa|totp|verif\w*.?code|security.?code|cvv|cvc|csc|card.?(num|no)|cc.?(num|number)|credit.?card|\bssn\b|social.?sec|iban|routing|account.?(num|no)|secret/i;
   const SENSITIVE_AUTO = /cc-number|cc-csc|cc-exp|one-time-code|current-password|new-password/i;
   const HUMAN_MS = 1500;
@@ -36,7 +39,7 @@
 
   const post = (record) => {
     record.nonce = NONCE;
-    record.seq = ++seq;
+    record.seq = record.seq || ++seq;
     record.t = record.t || Date.now();
     record.url = location.href;
     record.top = window === window.top;
@@ -128,6 +131,7 @@
     };
     if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
       out.checked = el.checked;
+      if (el.type === 'radio' && el.name) out.group = (el.form ? el.form.id + '#' : '') + el.name;
     }
     const value = valueOf(el);
     if (value !== null) {
@@ -200,8 +204,26 @@
       (m) => e.getModifierState(m) && (combo || m !== 'Shift'));
     let el = e.composedPath ? e.composedPath()[0] : e.target;
     if (el === document.body || el === document.documentElement) el = document.activeElement;
-    post({ kind: 'key', key: [...mods, e.key].join('+'), ...describe(el) });
+    const record = { kind: 'key', key: [...mods, e.key].join('+'), ...describe(el) };
+    if (!combo && inPlace(el, e.key)) {
+      // A new line or a step of the value, unless the page took the key for itself
+      // (a chat box that sends on Enter): known once every handler has run.
+      record.t = Date.now();
+      record.seq = ++seq;
+      setTimeout(() => { if (e.defaultPrevented) post(record); }, 0);
+      return;
+    }
+    post(record);
   });
+  // A key whose default changes the focused field's value in place: Enter in a
+  // multi-line field, arrows in one (caret moves) or in a field they step.
+  function inPlace(el, key) {
+    if (!el || el.nodeType !== 1) return false;
+    const multi = el.localName === 'textarea' || el.isContentEditable;
+    if (key === 'Enter') return multi;
+    if (!key.startsWith('Arrow')) return false;
+    return multi || (el.localName === 'input' && STEPPED.has(el.type));
+  }
   let hoverTimer = 0;
   let hovered = null;
   const dwelt = [];  // the last pop-up openers the mouse rested on

@@ -61,6 +61,7 @@ class RawEvent(BaseModel):
     via_label: bool = False
     opened_by: str = ""  # a click in a menu: the bid of the hovered element that opened it
     popup: bool = False
+    group: str = ""  # a radio's group (its form and name): arrow keys move within it
     ancestors: list[str] = Field(default_factory=list)
     bbox: list[float] = Field(default_factory=list)
     x: float = 0.0
@@ -69,7 +70,8 @@ class RawEvent(BaseModel):
     dy: float = 0.0
     nav: str = ""
 
-    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by")
+    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by",
+                     "group")
     @classmethod
     def _short(cls, text: str) -> str:
         return text[:MAX_TEXT]

@@ -13,6 +13,10 @@ Deterministic, no model needed: the same events always give the same actions.
 - a hover is kept only when the next click lands in the menu it opened (inside the
   hovered element, or beside it in the same container), so stray hovers fall away;
 - Tab that just moves to the next field is dropped;
+- keys that change the focused field in place (Enter in a textarea, arrows in a radio
+  group, a number field or a slider) are not presses: the capture leaves them out, so
+  the field's value is one ``fill`` and a group's radio one ``check``, of the last
+  choice; a click on a slider is its value's ``fill`` alone;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
 
@@ -58,6 +62,7 @@ class HumanAction:
     ancestors: list[str] = field(default_factory=list)  # ids of the elements around it
     via_label: bool = False  # a click on a label, which the browser passes to its control
     opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
+    group: str = ""  # a radio's group
 
     @property
     def name(self) -> str:
@@ -130,7 +135,7 @@ class _Builder:
     def emit(self, e: RawEvent, name: str, args: list, *, target: bool = True) -> HumanAction:
         act = HumanAction(Action(name, args, raw=format_action(name, args)), e.tab, e.url, e.t,
                           _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
-                          via_label=e.via_label, opened_by=e.opened_by)
+                          via_label=e.via_label, opened_by=e.opened_by, group=e.group)
         self.out.actions.append(act)
         self.out.used += 1
         return act
@@ -176,6 +181,8 @@ class _Builder:
             return self.drop("click on a select (its change is the action)")
         if not e.bid:
             return self.drop("click on an element without an id")
+        if e.itype == "range":
+            return self.drop("click on a slider (the value it took is the action)")
         if prev and prev.target and e.detail == 0 and prev.name == "press" \
                 and prev.action.args[1] == "Enter" and e.t - prev.t <= ECHO_MS:
             if prev.target.bid == e.bid:  # Enter on a button: the button's click
@@ -188,6 +195,13 @@ class _Builder:
             self.out.actions.remove(prev)  # the label's click, now passed to its control
             self.out.used -= 1
             self.drop("a label's click passed on to its control")
+        if e.itype == "radio" and e.detail == 0 and e.group and prev is not None \
+                and prev.name == "check" and prev.group == e.group:
+            # An arrow key moved the choice within the group (the browser sends the new
+            # radio a click with no mouse behind it): only the last choice counts.
+            prev.target = _target(e)
+            prev.ancestors = list(e.ancestors)
+            return self.merge(prev, e, [e.bid])
         if _checkable(e):
             self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
         else:

@@ -1,0 +1,49 @@
+"""Inputs that change a value in place, focus noise, navigation credit, middle clicks,
+hovers that open portal menus and tab identity: real Chromium input, as a person's.
+
+Each test is a general rule of capture (issue 26), shown on one page.
+"""
+
+from __future__ import annotations
+
+
+# -- keys that change a value in place --------------------------------------------------
+def test_enter_and_shift_enter_in_a_textarea_are_new_lines_in_one_fill(watched):
+    watched.open("inputs.html")
+    watched.page.click("#msg")
+    watched.page.keyboard.type("first line")
+    watched.page.keyboard.press("Enter")
+    watched.page.keyboard.type("second")
+    watched.page.keyboard.press("Shift+Enter")
+    watched.page.keyboard.type("third")
+    assert watched.texts() == ["fill(textbox 'Message', 'first line\\nsecond\\nthird')"]
+
+
+def test_arrow_keys_in_a_radio_group_are_one_check_of_the_radio_chosen(watched):
+    watched.open("inputs.html")
+    watched.page.click("#std")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("ArrowUp")
+    assert watched.texts() == ["check(radio 'Express')"]
+
+
+def test_arrow_keys_and_typing_in_a_number_field_are_one_fill_of_the_final_value(watched):
+    watched.open("inputs.html")
+    watched.page.click("#qty")
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp", "ArrowDown"):
+        watched.page.keyboard.press(key)
+    assert watched.texts() == ["fill(spinbutton 'Quantity', '3')"]
+    watched.mark()
+    watched.page.keyboard.press("Backspace")
+    watched.page.keyboard.type("12")
+    assert watched.texts() == ["fill(spinbutton 'Quantity', '12')"]
+
+
+def test_a_click_on_a_slider_track_is_one_fill_of_the_value_it_took(watched):
+    watched.open("inputs.html")
+    box = watched.page.locator("#vol").bounding_box()
+    watched.page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] / 2)
+    value = watched.page.eval_on_selector("#vol", "e => e.value")
+    assert value != "50"
+    assert watched.texts() == [f"fill(slider 'Volume', '{value}')"]
