@@ -47,3 +47,34 @@ def test_a_click_on_a_slider_track_is_one_fill_of_the_value_it_took(watched):
     value = watched.page.eval_on_selector("#vol", "e => e.value")
     assert value != "50"
     assert watched.texts() == [f"fill(slider 'Volume', '{value}')"]
+
+
+# -- focus noise ----------------------------------------------------------------------
+def test_a_double_click_that_selects_a_word_before_retyping_is_dropped(watched):
+    watched.open("inputs.html")
+    watched.page.locator("#title").dblclick(position={"x": 12, "y": 8})  # on "Draft"
+    watched.page.keyboard.type("Final")
+    value = watched.page.eval_on_selector("#title", "e => e.value")
+    assert value == "Final title"
+    assert watched.texts() == ["fill(textbox 'Title', 'Final title')"]
+
+
+def test_a_double_click_on_plain_text_in_an_inline_element_gives_no_empty_id(watched):
+    watched.open("inputs.html")
+    watched.page.locator("#para em").dblclick()
+    done = watched.actions().actions
+    assert all(a.action.args and a.action.args[0] for a in done)
+    assert [a.label() for a in done] == []
+
+
+def test_a_suggestion_picked_with_the_keyboard_is_not_filled_again_on_leaving(watched):
+    watched.open("inputs.html")
+    watched.page.click("#town")
+    watched.page.keyboard.type("Par")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("Enter")
+    watched.page.click("#ok")
+    assert watched.page.eval_on_selector("#town", "e => e.value") == "Paris"
+    assert watched.texts() == ["fill(combobox 'Town', 'Par')",
+                               "press(combobox 'Town', 'ArrowDown')",
+                               "press(combobox 'Town', 'Enter')", "click(button 'OK')"]

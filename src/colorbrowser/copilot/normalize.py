@@ -17,6 +17,9 @@ Deterministic, no model needed: the same events always give the same actions.
   group, a number field or a slider) are not presses: the capture leaves them out, so
   the field's value is one ``fill`` and a group's radio one ``check``, of the last
   choice; a click on a slider is its value's ``fill`` alone;
+- a click or double click that only focused (or selected a word in) the field typed
+  into next is dropped; a double click on text without an id is dropped; a field's
+  change after keys made the page set its value (a suggestion picked) is not a fill;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
 
@@ -209,6 +212,8 @@ class _Builder:
             self.emit(e, "click", [e.bid] if button == "left" else [e.bid, button])
 
     def on_dblclick(self, e: RawEvent) -> None:
+        if not e.bid:  # a word of plain text selected: nothing an action could name
+            return self.drop("double click on an element without an id")
         folded = 0
         for act in reversed(self.out.actions[-2:]):
             if act.name == "click" and act.target and act.target.bid == e.bid \
@@ -245,7 +250,14 @@ class _Builder:
             self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
         elif isinstance(e.value, str):
             for act in reversed(self.out.actions):
-                if act.name == "fill" and act.target and act.target.bid == e.bid:
+                if act.tab != e.tab or not act.target or act.target.bid != e.bid:
+                    continue
+                if act.name == "press":
+                    # Keys after typing made the page set the value (a suggestion picked
+                    # from a list): the keys are the action, not a second fill.
+                    self.out.credited += 1
+                    return None
+                if act.name == "fill":
                     if act.action.args[1] == e.value:
                         self.out.credited += 1
                         return None
@@ -391,10 +403,10 @@ class _Builder:
         for i, act in enumerate(acts):
             nxt = acts[i + 1] if i + 1 < len(acts) else None
             after = next((a for a in acts[i + 1:] if a.name != "hover"), None)
-            if act.name == "click" and act.target and nxt and nxt.target \
+            if act.name in ("click", "dblclick") and act.target and nxt and nxt.target \
                     and nxt.target.bid == act.target.bid and (nxt.name == "fill" or (
                         nxt.name == "press" and act.target.role in FIELD_ROLES)):
-                self.drop("a click that only focused the field typed into next")
+                self.drop("a click that only focused (or selected in) the field typed into next")
                 continue
             if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and nxt \
                     and nxt.target and act.target and nxt.target.bid != act.target.bid:
