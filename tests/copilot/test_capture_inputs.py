@@ -78,3 +78,48 @@ def test_a_suggestion_picked_with_the_keyboard_is_not_filled_again_on_leaving(wa
     assert watched.texts() == ["fill(combobox 'Town', 'Par')",
                                "press(combobox 'Town', 'ArrowDown')",
                                "press(combobox 'Town', 'Enter')", "click(button 'OK')"]
+
+
+# -- navigation credit ----------------------------------------------------------------
+def test_a_reload_soon_after_typing_is_the_persons_own_not_the_fills_doing(watched):
+    watched.open("inputs.html")
+    watched.page.click("#title")
+    watched.page.keyboard.press("End")
+    watched.page.keyboard.type("!")
+    watched.page.reload()
+    assert watched.texts() == ["fill(textbox 'Title', 'Draft title!')",
+                               f"goto('{watched.url('inputs.html')}')"]
+
+
+def test_a_typed_address_soon_after_a_tick_is_a_goto(watched):
+    watched.open("inputs.html")
+    watched.page.click("#agree")
+    watched.page.goto(watched.url("next.html"))
+    assert watched.texts() == ["check(checkbox 'I agree')",
+                               f"goto('{watched.url('next.html')}')"]
+
+
+def test_a_new_tab_soon_after_a_tick_is_new_tab_with_its_address(watched):
+    watched.open("inputs.html")
+    watched.page.click("#agree")
+    fresh = watched.session.context.new_page()
+    fresh.goto(watched.url("next.html"))
+    fresh.wait_for_timeout(200)
+    assert watched.texts() == ["check(checkbox 'I agree')",
+                               f"new_tab('{watched.url('next.html')}')"]
+
+
+def test_a_link_a_script_and_enter_in_a_form_field_are_credited_with_their_loads(watched):
+    watched.open("inputs.html")
+    watched.page.click("#jump")  # its handler sets location
+    watched.page.wait_for_url("**/next.html")
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(button 'Jump')"]
+    assert "next.html" in done[0].led_to[0]
+    watched.open("inputs.html")
+    watched.page.click("#title")
+    watched.page.keyboard.press("Enter")
+    watched.page.wait_for_url("**/done.html*")
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["press(textbox 'Title', 'Enter')"]
+    assert "done.html" in done[0].led_to[0]

@@ -261,6 +261,15 @@
   }, true);
   window.addEventListener('focus', (e) => { if (e.target === window) shown(); }, true);
 
+  // -- this document leaving: only a navigation the page itself starts (a link, a form,
+  // a script) fires the navigate event; the address bar, reload and history buttons of
+  // the browser do not, so a load without one is the person's own goto or reload.
+  if (window === window.top && window.navigation) {
+    navigation.addEventListener('navigate', (e) => {
+      try { post({ kind: 'leave', nav: e.navigationType || '' }); } catch (err) { /* */ }
+    }, true);
+  }
+
   // -- this document itself: how it was reached ---------------------------------------
   if (window === window.top) {
     let how = 'navigate';
@@ -268,6 +277,8 @@
       const entry = performance.getEntriesByType('navigation')[0];
       if (entry) how = entry.type;
     } catch (e) { /* old engine */ }
-    post({ kind: 'doc', nav: how, t: Math.round(performance.timeOrigin) });
+    // Stamped now, not at the load's start: it must come after the leave of the page
+    // before it (the cause is read from that order, not from a time window).
+    post({ kind: 'doc', nav: how });
   }
 })();

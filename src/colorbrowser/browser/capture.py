@@ -33,7 +33,7 @@ MAX_EVENTS = 20_000
 MAX_TEXT = 2_000
 
 Kind = Literal["click", "dblclick", "input", "change", "key", "hover", "wheel", "history",
-               "visible", "doc", "tab_open", "tab_close"]
+               "visible", "doc", "leave", "tab_open", "tab_close"]
 
 
 class RawEvent(BaseModel):
@@ -69,6 +69,7 @@ class RawEvent(BaseModel):
     dx: float = 0.0
     dy: float = 0.0
     nav: str = ""
+    opener: int = -1  # a tab_open: the tab whose page opened it (a pop-up), else -1
 
     @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by",
                      "group")
@@ -161,10 +162,12 @@ class Capture:
         return self
 
     def _opened(self, page: Page) -> None:
+        opener = page.opener()  # a pop-up's page (noopener links too); None for a new tab
         self._tabs.append(page)
         page.on("close", self._closed)
         self._add(RawEvent(kind="tab_open", t=time.time() * 1000, tab=len(self._tabs) - 1,
-                           url=page.url, seq=self._next_seq()))
+                           url=page.url, seq=self._next_seq(),
+                           opener=self._tabs.index(opener) if opener in self._tabs else -1))
 
     def _closed(self, page: Page) -> None:
         if page not in self._tabs:

@@ -5,9 +5,12 @@ Deterministic, no model needed: the same events always give the same actions.
 - keystrokes into one field become one ``fill`` with its final value; a click that
   only focused the field before typing is dropped;
 - a burst of wheel events in one direction becomes one ``scroll``;
-- a page load that starts within ``CREDIT_MS`` of a click, key press, fill, select or
-  check in the same tab is that action's consequence (so is a pop-up tab); any other
-  load is an explicit ``goto``, ``go_back`` or ``go_forward``;
+- a page load the page itself started (its document fired ``navigate``: a link, a
+  form, a script) is the consequence of the person's last click, key press, fill,
+  select or check in that tab, and a pop-up tab (one with an opener) of the last such
+  action in its opener's tab; any other load is the person's own ``goto``, ``go_back``
+  or ``go_forward``, and a tab without an opener their ``new_tab``, however soon after
+  an action it comes;
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
 - a hover is kept only when the next click lands in the menu it opened (inside the
@@ -38,7 +41,7 @@ from colorbrowser.browser.capture import RawEvent
 from colorbrowser.steps import Target
 from colorbrowser.types import Action
 
-CREDIT_MS = 5000  # a load this soon after an action in its tab is that action's doing
+CREDIT_MS = 5000  # a same-document history move this soon after an action is its doing
 BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one scroll
 DOUBLE_MS = 700
 ECHO_MS = 250  # a label's click reaches its control within this
@@ -109,6 +112,7 @@ class _Tab:
     history: list[str] = field(default_factory=list)
     index: int = -1
     popup: bool = False  # opened by an action: its first page is that action's doing
+    leaving: bool = False  # its page started a navigation itself (a link, form, script)
     fresh: HumanAction | None = None  # a new_tab() waiting for its first address
 
 
@@ -149,10 +153,12 @@ class _Builder:
                 return act
         return None
 
-    def cause(self, tab: int, t: float) -> HumanAction | None:
-        """The action a load starting at ``t`` in ``tab`` is credited to, if any."""
+    def cause(self, tab: int, t: float | None = None) -> HumanAction | None:
+        """The action a move starting at ``t`` in ``tab`` is credited to, if any; with no
+        ``t`` (the page said it started the move) the last action, however long ago."""
         act = self.last(tab)
-        if act and act.name in CAUSES and 0 <= t - act.t <= CREDIT_MS and not act.led_to:
+        if act and act.name in CAUSES and not act.led_to and (
+                t is None or 0 <= t - act.t <= CREDIT_MS):
             return act
         return None
 
@@ -165,7 +171,7 @@ class _Builder:
     # -- one event --------------------------------------------------------------
     def feed(self, e: RawEvent) -> None:
         kept = self.keep(e)
-        if e.kind in ("doc", "tab_open", "tab_close", "visible", "history"):
+        if e.kind in ("doc", "leave", "tab_open", "tab_close", "visible", "history"):
             getattr(self, f"on_{e.kind}")(e, kept)
         elif not kept:
             self.active = e.tab  # the agent's input, or the person's of an earlier turn
@@ -298,6 +304,7 @@ class _Builder:
         if e.url == BLANK or not e.url:
             return self.drop("a blank page") if kept else None
         direction = self._move(tab, e)
+        leaving, tab.leaving = tab.leaving, False
         if not kept:
             return None
         if tab.fresh is not None:  # the first address of a tab the person opened
@@ -309,15 +316,21 @@ class _Builder:
             self.out.credited += 1
             return None
         if direction == "reload" or direction == "navigate":
-            act = self.cause(e.tab, e.t)
-            if act is not None:
-                act.led_to.append(f"the page moved to {e.url}")
-                self.out.credited += 1
+            if not leaving:  # the address bar, a bookmark or reload: the person's
+                self.emit(e, "goto", [e.url], target=False)
                 return None
-            self.emit(e, "goto", [e.url], target=False)
+            act = self.cause(e.tab)
+            if act is None:
+                return self.drop("a load the page started with no action of the person's")
+            act.led_to.append(f"the page moved to {e.url}")
+            self.out.credited += 1
         else:
             self.emit(e, direction, [], target=False)
         return None
+
+    def on_leave(self, e: RawEvent, kept: bool) -> None:
+        if e.top:
+            self.tab(e.tab).leaving = True
 
     def _move(self, tab: _Tab, e: RawEvent) -> str:
         """Update the tab's history with a load; how it was reached."""
@@ -357,14 +370,16 @@ class _Builder:
         self.active = e.tab
         if not kept:
             return None
-        opener = next((a for a in reversed(self.out.actions)
-                       if a.name in CAUSES and 0 <= e.t - a.t <= CREDIT_MS), None)
-        if opener is not None:
-            tab.popup = True
-            opener.led_to.append(f"it opened tab {e.tab}")
-            self.out.credited += 1
+        if e.opener < 0:  # no page opened it: the person's own new tab
+            tab.fresh = self.emit(e, "new_tab", [], target=False)
             return None
-        tab.fresh = self.emit(e, "new_tab", [], target=False)
+        tab.popup = True
+        opener = next((a for a in reversed(self.out.actions)
+                       if a.tab == e.opener and a.name in CAUSES), None)
+        if opener is None:
+            return self.drop("a pop-up the page opened with no action of the person's")
+        opener.led_to.append(f"it opened tab {e.tab}")
+        self.out.credited += 1
         return None
 
     def on_tab_close(self, e: RawEvent, kept: bool) -> None:
