@@ -123,3 +123,14 @@ def test_a_link_a_script_and_enter_in_a_form_field_are_credited_with_their_loads
     done = watched.actions().actions
     assert [a.label() for a in done] == ["press(textbox 'Title', 'Enter')"]
     assert "done.html" in done[0].led_to[0]
+
+
+# -- missing inputs -------------------------------------------------------------------
+def test_a_middle_click_on_a_link_is_a_middle_click_that_opened_a_tab(watched):
+    watched.open("inputs.html")
+    with watched.page.context.expect_page() as opened:
+        watched.page.click("#next", button="middle")
+    opened.value.wait_for_load_state()
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(link 'Next page', 'middle')"]
+    assert "opened tab 1" in done[0].led_to[0]

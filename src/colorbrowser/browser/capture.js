@@ -161,7 +161,7 @@
     try { fn(e); } catch (err) { /* never break the page */ }
   }, true);
 
-  on('click', (e) => {
+  const clicked = (e) => {
     const raw = e.composedPath ? e.composedPath()[0] : e.target;
     const label = raw && raw.nodeType === 1 ? raw.closest('label') : null;
     // A click on a label's text, which the browser passes on to its control as a
@@ -173,9 +173,17 @@
     const opener = target && dwelt.slice().reverse().find((d) => d !== target
       && !d.contains(target) && d.parentElement && d.parentElement.contains(target));
     const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
+    // A link the browser opens in another tab: its new tab is this click's doing.
+    const link = target && target.closest('a[href]');
+    const opensTab = !!link && (e.button === 1 || e.ctrlKey || e.metaKey || e.shiftKey
+      || (link.target && !['_self', '_top', '_parent'].includes(link.target)));
     post({ kind: 'click', ...describe(target), button: e.button, detail: e.detail,
-      via_label: viaLabel, opened_by: openedBy, x: e.clientX, y: e.clientY });
-  });
+      via_label: viaLabel, opened_by: openedBy, opens_tab: opensTab, x: e.clientX,
+      y: e.clientY });
+  };
+  on('click', clicked);
+  // A middle click fires no click, only auxclick (a right click's menu is the browser's).
+  on('auxclick', (e) => { if (e.button === 1) clicked(e); });
   on('dblclick', (e) => post({ kind: 'dblclick', ...describe(targetOf(e)) }));
   on('input', (e) => {
     const el = e.composedPath ? e.composedPath()[0] : e.target;

@@ -61,6 +61,7 @@ class RawEvent(BaseModel):
     via_label: bool = False
     opened_by: str = ""  # a click in a menu: the bid of the hovered element that opened it
     popup: bool = False
+    opens_tab: bool = False  # a click on a link the browser opens in another tab
     group: str = ""  # a radio's group (its form and name): arrow keys move within it
     ancestors: list[str] = Field(default_factory=list)
     bbox: list[float] = Field(default_factory=list)

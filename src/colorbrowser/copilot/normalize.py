@@ -10,7 +10,9 @@ Deterministic, no model needed: the same events always give the same actions.
   select or check in that tab, and a pop-up tab (one with an opener) of the last such
   action in its opener's tab; any other load is the person's own ``goto``, ``go_back``
   or ``go_forward``, and a tab without an opener their ``new_tab``, however soon after
-  an action it comes;
+  an action it comes, unless the person's last action was a click on a link that the
+  browser opens in a new tab (a middle click, captured from ``auxclick``, or a
+  Ctrl/Shift click);
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
 - a hover is kept only when the next click lands in the menu it opened (inside the
@@ -69,6 +71,7 @@ class HumanAction:
     via_label: bool = False  # a click on a label, which the browser passes to its control
     opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
     group: str = ""  # a radio's group
+    opens_tab: bool = False  # a click on a link the browser opens in a new tab
 
     @property
     def name(self) -> str:
@@ -142,7 +145,8 @@ class _Builder:
     def emit(self, e: RawEvent, name: str, args: list, *, target: bool = True) -> HumanAction:
         act = HumanAction(Action(name, args, raw=format_action(name, args)), e.tab, e.url, e.t,
                           _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
-                          via_label=e.via_label, opened_by=e.opened_by, group=e.group)
+                          via_label=e.via_label, opened_by=e.opened_by, group=e.group,
+                          opens_tab=e.opens_tab)
         self.out.actions.append(act)
         self.out.used += 1
         return act
@@ -370,12 +374,16 @@ class _Builder:
         self.active = e.tab
         if not kept:
             return None
-        if e.opener < 0:  # no page opened it: the person's own new tab
+        last = self.last()
+        if e.opener < 0 and last is not None and last.opens_tab and not last.led_to:
+            opener: HumanAction | None = last  # a middle or Ctrl click on a link
+        elif e.opener < 0:  # no page and no link opened it: the person's own new tab
             tab.fresh = self.emit(e, "new_tab", [], target=False)
             return None
+        else:
+            opener = next((a for a in reversed(self.out.actions)
+                           if a.tab == e.opener and a.name in CAUSES), None)
         tab.popup = True
-        opener = next((a for a in reversed(self.out.actions)
-                       if a.tab == e.opener and a.name in CAUSES), None)
         if opener is None:
             return self.drop("a pop-up the page opened with no action of the person's")
         opener.led_to.append(f"it opened tab {e.tab}")
