@@ -176,7 +176,7 @@
     // A link the browser opens in another tab: its new tab is this click's doing.
     const link = target && target.closest('a[href]');
     const opensTab = !!link && (e.button === 1 || e.ctrlKey || e.metaKey || e.shiftKey
-      || (link.target && !['_self', '_top', '_parent'].includes(link.target)));
+      || (!!link.target && !['_self', '_top', '_parent'].includes(link.target)));
     post({ kind: 'click', ...describe(target), button: e.button, detail: e.detail,
       via_label: viaLabel, opened_by: openedBy, opens_tab: opensTab, x: e.clientX,
       y: e.clientY });
