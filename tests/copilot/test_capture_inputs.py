@@ -134,3 +134,21 @@ def test_a_middle_click_on_a_link_is_a_middle_click_that_opened_a_tab(watched):
     done = watched.actions().actions
     assert [a.label() for a in done] == ["click(link 'Next page', 'middle')"]
     assert "opened tab 1" in done[0].led_to[0]
+
+
+# -- hover that matters ---------------------------------------------------------------
+def test_a_hover_that_opens_a_menu_at_the_end_of_the_body_is_kept(watched):
+    watched.open("inputs.html")
+    watched.page.hover("#more")
+    watched.page.wait_for_timeout(400)
+    watched.page.click("#archive")  # rendered in a portal, far from its button in the DOM
+    assert watched.page.text_content("#said") == "archived"
+    assert watched.texts() == ["hover(button 'More')", "click(menuitem 'Archive')"]
+
+
+def test_a_hover_before_a_click_on_a_neighbour_already_there_is_noise(watched):
+    watched.open("inputs.html")
+    watched.page.hover("#more")
+    watched.page.wait_for_timeout(400)
+    watched.page.click("#help")  # beside the hovered button, there before the hover
+    assert watched.texts() == ["click(button 'Help')"]

@@ -170,8 +170,7 @@
     const viaLabel = !!control && raw !== control && !control.contains(raw);
     const target = targetOf(e);
     // A click in a menu that a hover opened: the hover is part of the way there.
-    const opener = target && dwelt.slice().reverse().find((d) => d !== target
-      && !d.contains(target) && d.parentElement && d.parentElement.contains(target));
+    const opener = target && hoverOpener(target);
     const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
     // A link the browser opens in another tab: its new tab is this click's doing.
     const link = target && target.closest('a[href]');
@@ -251,6 +250,51 @@
       }
     }, 250);
   });
+  // What appeared in the page while a pop-up opener was under the mouse (inserted
+  // anywhere, a portal at the end of the body included, or shown by a class or style
+  // change): the element that was hovered then.
+  const appearedWith = new WeakMap();
+  new MutationObserver((records) => {
+    if (!hovered) return;
+    for (const r of records) {
+      const nodes = r.type === 'childList' ? Array.from(r.addedNodes) : [r.target];
+      for (const n of nodes) if (n.nodeType === 1) appearedWith.set(n, hovered);
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true,
+    attributeFilter: ['style', 'class', 'hidden', 'open', 'aria-hidden'] });
+  // Shown by a stylesheet's :hover rule (a CSS menu) on the way from el up to stop.
+  const HIDING = ['display', 'visibility', 'opacity', 'max-height', 'height', 'clip-path',
+    'transform', 'left', 'top'];
+  const shownByHover = (el, stop) => {
+    const rules = [];
+    const collect = (list) => {
+      for (const rule of Array.from(list || [])) {
+        if (rules.length > 5000) return;
+        if (rule.selectorText && rule.selectorText.includes(':hover')
+          && HIDING.some((p) => rule.style.getPropertyValue(p))) rules.push(rule.selectorText);
+        if (rule.cssRules) collect(rule.cssRules);
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) {
+      try { collect(sheet.cssRules); } catch (e) { /* another origin's sheet */ }
+    }
+    for (let a = el; a && a !== stop; a = a.parentElement) {
+      for (const sel of rules) {
+        try { if (a.matches(sel)) return true; } catch (e) { /* a selector we cannot test */ }
+      }
+    }
+    return false;
+  };
+  // The hovered element whose hover made the click's target appear, if any; a
+  // neighbour that was there before the hover is not one.
+  function hoverOpener(target) {
+    const fine = (d) => d && dwelt.includes(d) && d !== target && !d.contains(target);
+    for (let a = target; a; a = a.parentElement) {
+      if (fine(appearedWith.get(a))) return appearedWith.get(a);
+    }
+    return dwelt.slice().reverse().find((d) => fine(d) && d.parentElement
+      && d.parentElement.contains(target) && shownByHover(target, d.parentElement));
+  }
   on('wheel', (e) => {
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? innerHeight : 1;
     post({ kind: 'wheel', dx: e.deltaX * unit, dy: e.deltaY * unit });

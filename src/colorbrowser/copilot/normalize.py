@@ -15,8 +15,10 @@ Deterministic, no model needed: the same events always give the same actions.
   Ctrl/Shift click);
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
-- a hover is kept only when the next click lands in the menu it opened (inside the
-  hovered element, or beside it in the same container), so stray hovers fall away;
+- a hover is kept only when the next click lands in the menu it opened: inside the
+  hovered element, or on something that appeared while it was hovered (inserted
+  anywhere, a portal included, or shown by a :hover style beside it); a click on a
+  neighbour that was there before is not, so stray hovers fall away;
 - Tab that just moves to the next field is dropped;
 - keys that change the focused field in place (Enter in a textarea, arrows in a radio
   group, a number field or a slider) are not presses: the capture leaves them out, so
