@@ -152,3 +152,18 @@ def test_a_hover_before_a_click_on_a_neighbour_already_there_is_noise(watched):
     watched.page.wait_for_timeout(400)
     watched.page.click("#help")  # beside the hovered button, there before the hover
     assert watched.texts() == ["click(button 'Help')"]
+
+
+# -- tab order ------------------------------------------------------------------------
+def test_a_pop_up_right_after_another_tab_closed_is_credited_to_its_click(watched):
+    watched.open("inputs.html")
+    helper = watched.session.context.new_page()  # the agent's tab, opened and closed
+    helper.goto(watched.url("done.html"))         # just before the person's turn
+    helper.close()
+    watched.mark()
+    with watched.page.context.expect_page() as opened:
+        watched.page.click("#popup")
+    opened.value.wait_for_load_state()
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(link 'Open in new tab')"]
+    assert "opened tab 1" in done[0].led_to[0]
