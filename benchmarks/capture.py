@@ -99,7 +99,8 @@ class Session:
 
 
 def sessions(rng: random.Random) -> list[Session]:
-    """22 kinds of session, three variants each; expected actions written by hand."""
+    """22 kinds of session, three variants each, and issue 26's ten kinds, two variants
+    each; expected actions written by hand."""
     out: list[Session] = []
     names = ["Ada Lovelace", "Grace Hopper", "Alan Turing"]
     emails = ["ada@example.org", "grace@navy.example", "alan@bletchley.example"]
@@ -253,7 +254,97 @@ def sessions(rng: random.Random) -> list[Session]:
             p.click("#name")
         add("password", password, ["fill(textbox 'Password', '********')",
                                    "click(textbox 'Name')"])
+    out.extend(inputs_sessions())
     rng.shuffle(out)
+    return out
+
+
+def inputs_sessions() -> list[Session]:
+    """Issue 26's kinds on ``inputs.html``, two variants each: keys that change a value
+    in place, focus noise, navigations the person made soon after an action, a middle
+    click, a portal menu and a hover before a neighbour's click."""
+    out: list[Session] = []
+
+    def add(kind: str, act: Callable[[Person], None], expected: list[str]) -> None:
+        out.append(Session(f"{kind}-{sum(s.kind == kind for s in out) + 1}", kind, act,
+                           expected, start="inputs.html"))
+
+    for v in range(2):
+        line, town = ("two lines", "Par") if v == 0 else ("ok then", "Lag")
+
+        def textarea(p, line=line, v=v):
+            p.click("#msg")
+            p.type(line, typos=1)
+            p.page.keyboard.press("Enter" if v == 0 else "Shift+Enter")
+            p.type("end", typos=0)
+        add("textarea new line", textarea, [f"fill(textbox 'Message', '{line}\\nend')"])
+
+        def radio_keys(p, v=v):
+            p.click("#std")
+            for _ in range(v + 1):
+                p.page.keyboard.press("ArrowDown")
+                p.pause()
+        add("radio by arrow keys", radio_keys,
+            [f"check(radio '{('Express', 'Overnight')[v]}')"])
+
+        def number_keys(p, v=v):
+            p.click("#qty")
+            for _ in range(v + 2):
+                p.page.keyboard.press("ArrowUp")
+                p.pause()
+        add("number by arrow keys", number_keys, [f"fill(spinbutton 'Quantity', '{v + 3}')"])
+
+        def retype_word(p):
+            p.page.locator("#title").dblclick(position={"x": 12, "y": 8})
+            p.pause()
+            p.type("Final", typos=0)
+        add("double click a word, retype", retype_word, ["fill(textbox 'Title', 'Final title')"])
+
+        def suggestion(p, town=town):
+            p.click("#town")
+            p.type(town, typos=0)
+            p.page.keyboard.press("ArrowDown")
+            p.pause()
+            p.page.keyboard.press("Enter")
+            p.pause()
+            p.click("#ok")
+        add("suggestion picked by keys", suggestion,
+            [f"fill(combobox 'Town', '{town}')", "press(combobox 'Town', 'ArrowDown')",
+             "press(combobox 'Town', 'Enter')", "click(button 'OK')"])
+
+        def reload_after(p):
+            p.click("#title")
+            p.page.keyboard.press("End")
+            p.type("!", typos=0)
+            p.page.reload()
+            p.pause()
+        add("reload soon after typing", reload_after,
+            ["fill(textbox 'Title', 'Draft title!')", "goto('{base}/inputs.html')"])
+
+        def tab_after(p):
+            p.click("#agree")
+            fresh = p.page.context.new_page()
+            fresh.goto(p.base + "/next.html")
+            fresh.wait_for_timeout(300)
+        add("new tab soon after a tick", tab_after,
+            ["check(checkbox 'I agree')", "new_tab('{base}/next.html')"])
+
+        def middle(p):
+            with p.page.context.expect_page() as opened:
+                p.page.click("#next", button="middle")
+            opened.value.wait_for_load_state()
+            p.pause(200, 300)
+        add("middle click on a link", middle, ["click(link 'Next page', 'middle')"])
+
+        def portal(p):
+            p.hover("#more")
+            p.click("#archive")
+        add("portal menu by hover", portal, ["hover(button 'More')", "click(menuitem 'Archive')"])
+
+        def neighbour(p):
+            p.hover("#more")
+            p.click("#help")
+        add("hover, then a neighbour", neighbour, ["click(button 'Help')"])
     return out
 
 

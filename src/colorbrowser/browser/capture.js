@@ -29,6 +29,9 @@
     + '[contenteditable=""],[contenteditable=true]';
   const KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
   const EDITING = new Set(['a', 'c', 'v', 'x', 'z', 'y']);
+  // Fields whose arrow keys step the value itself (its input or change is the action).
+  const STEPPED = new Set(['radio', 'number', 'range', 'date', 'time', 'datetime-local',
+    'month', 'week']);
   const SENSITIVE_NAME = /pass(word|wd|code)?\b|\bpin\b|otp|one.?time|2fa|totp|verif\w*.?code|security.?code|cvv|cvc|csc|card.?(num|no)|cc.?(num|number)|credit.?card|\bssn\b|social.?sec|iban|routing|account.?(num|no)|secret/i;
   const SENSITIVE_AUTO = /cc-number|cc-csc|cc-exp|one-time-code|current-password|new-password/i;
   const HUMAN_MS = 1500;
@@ -36,7 +39,7 @@
 
   const post = (record) => {
     record.nonce = NONCE;
-    record.seq = ++seq;
+    record.seq = record.seq || ++seq;
     record.t = record.t || Date.now();
     record.url = location.href;
     record.top = window === window.top;
@@ -128,6 +131,7 @@
     };
     if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
       out.checked = el.checked;
+      if (el.type === 'radio' && el.name) out.group = (el.form ? el.form.id + '#' : '') + el.name;
     }
     const value = valueOf(el);
     if (value !== null) {
@@ -157,7 +161,7 @@
     try { fn(e); } catch (err) { /* never break the page */ }
   }, true);
 
-  on('click', (e) => {
+  const clicked = (e) => {
     const raw = e.composedPath ? e.composedPath()[0] : e.target;
     const label = raw && raw.nodeType === 1 ? raw.closest('label') : null;
     // A click on a label's text, which the browser passes on to its control as a
@@ -166,12 +170,19 @@
     const viaLabel = !!control && raw !== control && !control.contains(raw);
     const target = targetOf(e);
     // A click in a menu that a hover opened: the hover is part of the way there.
-    const opener = target && dwelt.slice().reverse().find((d) => d !== target
-      && !d.contains(target) && d.parentElement && d.parentElement.contains(target));
+    const opener = target && hoverOpener(target);
     const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
+    // A link the browser opens in another tab: its new tab is this click's doing.
+    const link = target && target.closest('a[href]');
+    const opensTab = !!link && (e.button === 1 || e.ctrlKey || e.metaKey || e.shiftKey
+      || (!!link.target && !['_self', '_top', '_parent'].includes(link.target)));
     post({ kind: 'click', ...describe(target), button: e.button, detail: e.detail,
-      via_label: viaLabel, opened_by: openedBy, x: e.clientX, y: e.clientY });
-  });
+      via_label: viaLabel, opened_by: openedBy, opens_tab: opensTab, x: e.clientX,
+      y: e.clientY });
+  };
+  on('click', clicked);
+  // A middle click fires no click, only auxclick (a right click's menu is the browser's).
+  on('auxclick', (e) => { if (e.button === 1) clicked(e); });
   on('dblclick', (e) => post({ kind: 'dblclick', ...describe(targetOf(e)) }));
   on('input', (e) => {
     const el = e.composedPath ? e.composedPath()[0] : e.target;
@@ -200,8 +211,26 @@
       (m) => e.getModifierState(m) && (combo || m !== 'Shift'));
     let el = e.composedPath ? e.composedPath()[0] : e.target;
     if (el === document.body || el === document.documentElement) el = document.activeElement;
-    post({ kind: 'key', key: [...mods, e.key].join('+'), ...describe(el) });
+    const record = { kind: 'key', key: [...mods, e.key].join('+'), ...describe(el) };
+    if (!combo && inPlace(el, e.key)) {
+      // A new line or a step of the value, unless the page took the key for itself
+      // (a chat box that sends on Enter): known once every handler has run.
+      record.t = Date.now();
+      record.seq = ++seq;
+      setTimeout(() => { if (e.defaultPrevented) post(record); }, 0);
+      return;
+    }
+    post(record);
   });
+  // A key whose default changes the focused field's value in place: Enter in a
+  // multi-line field, arrows in one (caret moves) or in a field they step.
+  function inPlace(el, key) {
+    if (!el || el.nodeType !== 1) return false;
+    const multi = el.localName === 'textarea' || el.isContentEditable;
+    if (key === 'Enter') return multi;
+    if (!key.startsWith('Arrow')) return false;
+    return multi || (el.localName === 'input' && STEPPED.has(el.type));
+  }
   let hoverTimer = 0;
   let hovered = null;
   const dwelt = [];  // the last pop-up openers the mouse rested on
@@ -221,6 +250,51 @@
       }
     }, 250);
   });
+  // What appeared in the page while a pop-up opener was under the mouse (inserted
+  // anywhere, a portal at the end of the body included, or shown by a class or style
+  // change): the element that was hovered then.
+  const appearedWith = new WeakMap();
+  new MutationObserver((records) => {
+    if (!hovered) return;
+    for (const r of records) {
+      const nodes = r.type === 'childList' ? Array.from(r.addedNodes) : [r.target];
+      for (const n of nodes) if (n.nodeType === 1) appearedWith.set(n, hovered);
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true,
+    attributeFilter: ['style', 'class', 'hidden', 'open', 'aria-hidden'] });
+  // Shown by a stylesheet's :hover rule (a CSS menu) on the way from el up to stop.
+  const HIDING = ['display', 'visibility', 'opacity', 'max-height', 'height', 'clip-path',
+    'transform', 'left', 'top'];
+  const shownByHover = (el, stop) => {
+    const rules = [];
+    const collect = (list) => {
+      for (const rule of Array.from(list || [])) {
+        if (rules.length > 5000) return;
+        if (rule.selectorText && rule.selectorText.includes(':hover')
+          && HIDING.some((p) => rule.style.getPropertyValue(p))) rules.push(rule.selectorText);
+        if (rule.cssRules) collect(rule.cssRules);
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) {
+      try { collect(sheet.cssRules); } catch (e) { /* another origin's sheet */ }
+    }
+    for (let a = el; a && a !== stop; a = a.parentElement) {
+      for (const sel of rules) {
+        try { if (a.matches(sel)) return true; } catch (e) { /* a selector we cannot test */ }
+      }
+    }
+    return false;
+  };
+  // The hovered element whose hover made the click's target appear, if any; a
+  // neighbour that was there before the hover is not one.
+  function hoverOpener(target) {
+    const fine = (d) => d && dwelt.includes(d) && d !== target && !d.contains(target);
+    for (let a = target; a; a = a.parentElement) {
+      if (fine(appearedWith.get(a))) return appearedWith.get(a);
+    }
+    return dwelt.slice().reverse().find((d) => fine(d) && d.parentElement
+      && d.parentElement.contains(target) && shownByHover(target, d.parentElement));
+  }
   on('wheel', (e) => {
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? innerHeight : 1;
     post({ kind: 'wheel', dx: e.deltaX * unit, dy: e.deltaY * unit });
@@ -239,6 +313,15 @@
   }, true);
   window.addEventListener('focus', (e) => { if (e.target === window) shown(); }, true);
 
+  // -- this document leaving: only a navigation the page itself starts (a link, a form,
+  // a script) fires the navigate event; the address bar, reload and history buttons of
+  // the browser do not, so a load without one is the person's own goto or reload.
+  if (window === window.top && window.navigation) {
+    navigation.addEventListener('navigate', (e) => {
+      try { post({ kind: 'leave', nav: e.navigationType || '' }); } catch (err) { /* */ }
+    }, true);
+  }
+
   // -- this document itself: how it was reached ---------------------------------------
   if (window === window.top) {
     let how = 'navigate';
@@ -246,6 +329,8 @@
       const entry = performance.getEntriesByType('navigation')[0];
       if (entry) how = entry.type;
     } catch (e) { /* old engine */ }
-    post({ kind: 'doc', nav: how, t: Math.round(performance.timeOrigin) });
+    // Stamped now, not at the load's start: it must come after the leave of the page
+    // before it (the cause is read from that order, not from a time window).
+    post({ kind: 'doc', nav: how });
   }
 })();

@@ -33,7 +33,7 @@ MAX_EVENTS = 20_000
 MAX_TEXT = 2_000
 
 Kind = Literal["click", "dblclick", "input", "change", "key", "hover", "wheel", "history",
-               "visible", "doc", "tab_open", "tab_close"]
+               "visible", "doc", "leave", "tab_open", "tab_close"]
 
 
 class RawEvent(BaseModel):
@@ -44,7 +44,8 @@ class RawEvent(BaseModel):
     kind: Kind
     t: float  # wall-clock milliseconds (the page's Date.now(); the same clock as Python's)
     seq: int = 0
-    tab: int = 0
+    tab: int = 0  # the tab's index when the record arrived (it shifts as tabs close)
+    tab_id: int = -1  # the tab's identity for the whole session (-1: not known)
     url: str = ""
     top: bool = True
     bid: str = ""
@@ -61,6 +62,8 @@ class RawEvent(BaseModel):
     via_label: bool = False
     opened_by: str = ""  # a click in a menu: the bid of the hovered element that opened it
     popup: bool = False
+    opens_tab: bool = False  # a click on a link the browser opens in another tab
+    group: str = ""  # a radio's group (its form and name): arrow keys move within it
     ancestors: list[str] = Field(default_factory=list)
     bbox: list[float] = Field(default_factory=list)
     x: float = 0.0
@@ -68,8 +71,10 @@ class RawEvent(BaseModel):
     dx: float = 0.0
     dy: float = 0.0
     nav: str = ""
+    opener: int = -1  # a tab_open: the identity of the tab whose page opened it, else -1
 
-    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by")
+    @field_validator("url", "bid", "role", "name", "tag", "itype", "key", "nav", "opened_by",
+                     "group")
     @classmethod
     def _short(cls, text: str) -> str:
         return text[:MAX_TEXT]
@@ -138,6 +143,7 @@ class Capture:
         self.dropped = 0  # records that failed the nonce or the schema
         self._lock = threading.Lock()
         self._tabs: list[Page] = []
+        self._ids: dict[Page, int] = {}  # each tab's identity, never reused
         self.session: BrowserSession | None = None
         self.listeners: list[Callable[[RawEvent], None]] = []
         self._secrets: dict[tuple[int, str], str] = {}  # (tab, bid) -> latest real value
@@ -155,14 +161,17 @@ class Capture:
         self._tabs = list(session.pages)
         context.on("page", self._opened)
         for page in self._tabs:
+            self._id(page)
             page.on("close", self._closed)
         return self
 
     def _opened(self, page: Page) -> None:
+        opener = page.opener()  # a pop-up's page (noopener links too); None for a new tab
         self._tabs.append(page)
         page.on("close", self._closed)
         self._add(RawEvent(kind="tab_open", t=time.time() * 1000, tab=len(self._tabs) - 1,
-                           url=page.url, seq=self._next_seq()))
+                           tab_id=self._id(page), url=page.url, seq=self._next_seq(),
+                           opener=self._ids.get(opener, -1) if opener else -1))
 
     def _closed(self, page: Page) -> None:
         if page not in self._tabs:
@@ -170,7 +179,12 @@ class Capture:
         index = self._tabs.index(page)
         self._tabs.remove(page)
         self._add(RawEvent(kind="tab_close", t=time.time() * 1000, tab=index, url=page.url,
-                           seq=self._next_seq()))
+                           tab_id=self._ids.get(page, -1), seq=self._next_seq()))
+
+    def _id(self, page: Page) -> int:
+        """The tab's identity: given the first time it is heard of, kept after it closes."""
+        with self._lock:
+            return self._ids.setdefault(page, len(self._ids))
 
     def _next_seq(self) -> int:
         """Numbers for events Python itself notes, apart from any page's own count."""
@@ -185,6 +199,7 @@ class Capture:
         secret = data.pop("secret", None)
         page = source.get("page")
         data["tab"] = self._tabs.index(page) if page in self._tabs else 0
+        data["tab_id"] = self._id(page) if page is not None else -1
         try:
             event = RawEvent.model_validate(data)
         except ValidationError:

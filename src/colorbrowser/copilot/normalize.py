@@ -5,14 +5,31 @@ Deterministic, no model needed: the same events always give the same actions.
 - keystrokes into one field become one ``fill`` with its final value; a click that
   only focused the field before typing is dropped;
 - a burst of wheel events in one direction becomes one ``scroll``;
-- a page load that starts within ``CREDIT_MS`` of a click, key press, fill, select or
-  check in the same tab is that action's consequence (so is a pop-up tab); any other
-  load is an explicit ``goto``, ``go_back`` or ``go_forward``;
+- a page load the page itself started (its document fired ``navigate``: a link, a
+  form, a script) is the consequence of the person's last click, key press, fill,
+  select or check in that tab, and a pop-up tab (one with an opener) of the last such
+  action in its opener's tab; any other load is the person's own ``goto``, ``go_back``
+  or ``go_forward``, and a tab without an opener their ``new_tab``, however soon after
+  an action it comes, unless the person's last action was a click on a link that the
+  browser opens in a new tab (a middle click, captured from ``auxclick``, or a
+  Ctrl/Shift click);
 - click, click, dblclick on one element is one ``dblclick``; a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
-- a hover is kept only when the next click lands in the menu it opened (inside the
-  hovered element, or beside it in the same container), so stray hovers fall away;
+- a hover is kept only when the next click lands in the menu it opened: inside the
+  hovered element, or on something that appeared while it was hovered (inserted
+  anywhere, a portal included, or shown by a :hover style beside it); a click on a
+  neighbour that was there before is not, so stray hovers fall away;
+- tabs are known by identity (the capture's id for each), not by an index that shifts
+  when tabs close: events are ordered and credited by it, and the index an action
+  names is the tab's place at that point of the stream;
 - Tab that just moves to the next field is dropped;
+- keys that change the focused field in place (Enter in a textarea, arrows in a radio
+  group, a number field or a slider) are not presses: the capture leaves them out, so
+  the field's value is one ``fill`` and a group's radio one ``check``, of the last
+  choice; a click on a slider is its value's ``fill`` alone;
+- a click or double click that only focused (or selected a word in) the field typed
+  into next is dropped; a double click on text without an id is dropped; a field's
+  change after keys made the page set its value (a suggestion picked) is not a fill;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
 
@@ -31,7 +48,7 @@ from colorbrowser.browser.capture import RawEvent
 from colorbrowser.steps import Target
 from colorbrowser.types import Action
 
-CREDIT_MS = 5000  # a load this soon after an action in its tab is that action's doing
+CREDIT_MS = 5000  # a same-document history move this soon after an action is its doing
 BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one scroll
 DOUBLE_MS = 700
 ECHO_MS = 250  # a label's click reaches its control within this
@@ -49,7 +66,7 @@ class HumanAction:
     """One normalised action and where it came from."""
 
     action: Action
-    tab: int
+    tab: int  # the tab's index, as the agent's tab actions name it
     url: str
     t: float
     target: Target | None = None
@@ -58,6 +75,9 @@ class HumanAction:
     ancestors: list[str] = field(default_factory=list)  # ids of the elements around it
     via_label: bool = False  # a click on a label, which the browser passes to its control
     opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
+    group: str = ""  # a radio's group
+    opens_tab: bool = False  # a click on a link the browser opens in a new tab
+    key: int = -1  # the tab's identity (indices shift as tabs close)
 
     @property
     def name(self) -> str:
@@ -101,11 +121,17 @@ class _Tab:
     history: list[str] = field(default_factory=list)
     index: int = -1
     popup: bool = False  # opened by an action: its first page is that action's doing
+    leaving: bool = False  # its page started a navigation itself (a link, form, script)
     fresh: HumanAction | None = None  # a new_tab() waiting for its first address
 
 
 def _target(e: RawEvent) -> Target | None:
     return Target(bid=e.bid, role=e.role, name=e.name) if e.bid else None
+
+
+def _key(e: RawEvent) -> int:
+    """A tab's identity: its capture id, else (events made by hand) its index."""
+    return e.tab_id if e.tab_id >= 0 else e.tab
 
 
 def _checkable(e: RawEvent) -> bool:
@@ -116,35 +142,57 @@ class _Builder:
     def __init__(self, keep: Callable[[RawEvent], bool]) -> None:
         self.keep = keep
         self.out = Normalised()
-        self.tabs: dict[int, _Tab] = {}
-        self.active = 0
+        self.tabs: dict[int, _Tab] = {}  # by identity
+        self.order: list[int] = []  # identities of the open tabs, in the browser's order
+        self.closed: set[int] = set()
+        self.active = 0  # identity of the tab in front
         self.last_wheel: RawEvent | None = None
 
     # -- bookkeeping ------------------------------------------------------------
-    def tab(self, index: int) -> _Tab:
-        return self.tabs.setdefault(index, _Tab())
+    def tab(self, key: int) -> _Tab:
+        return self.tabs.setdefault(key, _Tab())
+
+    def index(self, e: RawEvent) -> int:
+        """The tab's index now, from the tabs opened and closed so far in the stream (a
+        tab first heard of here goes where the capture saw it)."""
+        key = _key(e)
+        if key in self.closed:
+            return e.tab
+        if key not in self.order:
+            while len(self.order) < e.tab:  # tabs before it that no event showed yet
+                self.order.append(-2 - len(self.order))
+            unknown = e.tab < len(self.order) and self.order[e.tab] < 0
+            if unknown:
+                self.order[e.tab] = key
+            else:
+                self.order.insert(min(e.tab, len(self.order)), key)
+        return self.order.index(key)
 
     def drop(self, reason: str) -> None:
         self.out.dropped[reason] += 1
 
     def emit(self, e: RawEvent, name: str, args: list, *, target: bool = True) -> HumanAction:
-        act = HumanAction(Action(name, args, raw=format_action(name, args)), e.tab, e.url, e.t,
+        act = HumanAction(Action(name, args, raw=format_action(name, args)), self.index(e),
+                          e.url, e.t,
                           _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
-                          via_label=e.via_label, opened_by=e.opened_by)
+                          via_label=e.via_label, opened_by=e.opened_by, group=e.group,
+                          opens_tab=e.opens_tab, key=_key(e))
         self.out.actions.append(act)
         self.out.used += 1
         return act
 
-    def last(self, tab: int | None = None) -> HumanAction | None:
+    def last(self, key: int | None = None) -> HumanAction | None:
         for act in reversed(self.out.actions):
-            if tab is None or act.tab == tab:
+            if key is None or act.key == key:
                 return act
         return None
 
-    def cause(self, tab: int, t: float) -> HumanAction | None:
-        """The action a load starting at ``t`` in ``tab`` is credited to, if any."""
-        act = self.last(tab)
-        if act and act.name in CAUSES and 0 <= t - act.t <= CREDIT_MS and not act.led_to:
+    def cause(self, key: int, t: float | None = None) -> HumanAction | None:
+        """The action a move starting at ``t`` in ``tab`` is credited to, if any; with no
+        ``t`` (the page said it started the move) the last action, however long ago."""
+        act = self.last(key)
+        if act and act.name in CAUSES and not act.led_to and (
+                t is None or 0 <= t - act.t <= CREDIT_MS):
             return act
         return None
 
@@ -157,10 +205,11 @@ class _Builder:
     # -- one event --------------------------------------------------------------
     def feed(self, e: RawEvent) -> None:
         kept = self.keep(e)
-        if e.kind in ("doc", "tab_open", "tab_close", "visible", "history"):
+        self.index(e)  # every tab's place, from the first event of it on
+        if e.kind in ("doc", "leave", "tab_open", "tab_close", "visible", "history"):
             getattr(self, f"on_{e.kind}")(e, kept)
         elif not kept:
-            self.active = e.tab  # the agent's input, or the person's of an earlier turn
+            self.active = _key(e)  # the agent's input, or the person's of an earlier turn
             return
         elif not e.top and e.kind == "wheel":
             self.drop("wheel inside a frame")
@@ -171,11 +220,13 @@ class _Builder:
             self.last_wheel = None
 
     def on_click(self, e: RawEvent) -> None:
-        prev = self.last(e.tab)
+        prev = self.last(_key(e))
         if e.tag in ("select", "option"):
             return self.drop("click on a select (its change is the action)")
         if not e.bid:
             return self.drop("click on an element without an id")
+        if e.itype == "range":
+            return self.drop("click on a slider (the value it took is the action)")
         if prev and prev.target and e.detail == 0 and prev.name == "press" \
                 and prev.action.args[1] == "Enter" and e.t - prev.t <= ECHO_MS:
             if prev.target.bid == e.bid:  # Enter on a button: the button's click
@@ -188,6 +239,13 @@ class _Builder:
             self.out.actions.remove(prev)  # the label's click, now passed to its control
             self.out.used -= 1
             self.drop("a label's click passed on to its control")
+        if e.itype == "radio" and e.detail == 0 and e.group and prev is not None \
+                and prev.name == "check" and prev.group == e.group:
+            # An arrow key moved the choice within the group (the browser sends the new
+            # radio a click with no mouse behind it): only the last choice counts.
+            prev.target = _target(e)
+            prev.ancestors = list(e.ancestors)
+            return self.merge(prev, e, [e.bid])
         if _checkable(e):
             self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
         else:
@@ -195,6 +253,8 @@ class _Builder:
             self.emit(e, "click", [e.bid] if button == "left" else [e.bid, button])
 
     def on_dblclick(self, e: RawEvent) -> None:
+        if not e.bid:  # a word of plain text selected: nothing an action could name
+            return self.drop("double click on an element without an id")
         folded = 0
         for act in reversed(self.out.actions[-2:]):
             if act.name == "click" and act.target and act.target.bid == e.bid \
@@ -210,13 +270,13 @@ class _Builder:
             return self.drop("input on a select (its change is the action)")
         if not e.bid:
             return self.drop("typing into an element without an id")
-        prev = self.last(e.tab)
+        prev = self.last(_key(e))
         if prev and prev.name == "fill" and prev.target and prev.target.bid == e.bid:
             return self.merge(prev, e, [e.bid, e.value])
         self.emit(e, "fill", [e.bid, e.value])
 
     def on_change(self, e: RawEvent) -> None:
-        prev = self.last(e.tab)
+        prev = self.last(_key(e))
         same = prev is not None and prev.target is not None and prev.target.bid == e.bid
         if e.tag == "select":
             options = e.value if isinstance(e.value, list) else []
@@ -231,7 +291,14 @@ class _Builder:
             self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
         elif isinstance(e.value, str):
             for act in reversed(self.out.actions):
-                if act.name == "fill" and act.target and act.target.bid == e.bid:
+                if act.key != _key(e) or not act.target or act.target.bid != e.bid:
+                    continue
+                if act.name == "press":
+                    # Keys after typing made the page set the value (a suggestion picked
+                    # from a list): the keys are the action, not a second fill.
+                    self.out.credited += 1
+                    return None
+                if act.name == "fill":
                     if act.action.args[1] == e.value:
                         self.out.credited += 1
                         return None
@@ -253,7 +320,7 @@ class _Builder:
         self.emit(e, "hover", [e.bid])
 
     def on_wheel(self, e: RawEvent) -> None:
-        prev = self.last(e.tab)
+        prev = self.last(_key(e))
         dx, dy = round(e.dx), round(e.dy)
         if not dx and not dy:
             return self.drop("a wheel event that moved nothing")
@@ -268,10 +335,11 @@ class _Builder:
 
     # -- loads and tabs ------------------------------------------------------------
     def on_doc(self, e: RawEvent, kept: bool) -> None:
-        tab = self.tab(e.tab)
+        tab = self.tab(_key(e))
         if e.url == BLANK or not e.url:
             return self.drop("a blank page") if kept else None
         direction = self._move(tab, e)
+        leaving, tab.leaving = tab.leaving, False
         if not kept:
             return None
         if tab.fresh is not None:  # the first address of a tab the person opened
@@ -283,15 +351,21 @@ class _Builder:
             self.out.credited += 1
             return None
         if direction == "reload" or direction == "navigate":
-            act = self.cause(e.tab, e.t)
-            if act is not None:
-                act.led_to.append(f"the page moved to {e.url}")
-                self.out.credited += 1
+            if not leaving:  # the address bar, a bookmark or reload: the person's
+                self.emit(e, "goto", [e.url], target=False)
                 return None
-            self.emit(e, "goto", [e.url], target=False)
+            act = self.cause(_key(e))
+            if act is None:
+                return self.drop("a load the page started with no action of the person's")
+            act.led_to.append(f"the page moved to {e.url}")
+            self.out.credited += 1
         else:
             self.emit(e, direction, [], target=False)
         return None
+
+    def on_leave(self, e: RawEvent, kept: bool) -> None:
+        if e.top:
+            self.tab(_key(e)).leaving = True
 
     def _move(self, tab: _Tab, e: RawEvent) -> str:
         """Update the tab's history with a load; how it was reached."""
@@ -315,11 +389,11 @@ class _Builder:
     def on_history(self, e: RawEvent, kept: bool) -> None:
         if not kept:
             return None
-        prev = self.last(e.tab)
+        prev = self.last(_key(e))
         if prev and prev.name == "go_back" and e.t - prev.t <= ECHO_MS:
             self.out.credited += 1  # popstate and hashchange of one move
             return None
-        act = self.cause(e.tab, e.t)
+        act = self.cause(_key(e), e.t)
         if act is not None:
             self.out.credited += 1
             return None
@@ -327,25 +401,36 @@ class _Builder:
         return None
 
     def on_tab_open(self, e: RawEvent, kept: bool) -> None:
-        tab = self.tab(e.tab)
-        self.active = e.tab
+        tab = self.tab(_key(e))
+        self.active = _key(e)
         if not kept:
             return None
-        opener = next((a for a in reversed(self.out.actions)
-                       if a.name in CAUSES and 0 <= e.t - a.t <= CREDIT_MS), None)
-        if opener is not None:
-            tab.popup = True
-            opener.led_to.append(f"it opened tab {e.tab}")
-            self.out.credited += 1
+        last = self.last()
+        if e.opener < 0 and last is not None and last.opens_tab and not last.led_to:
+            opener: HumanAction | None = last  # a middle or Ctrl click on a link
+        elif e.opener < 0:  # no page and no link opened it: the person's own new tab
+            tab.fresh = self.emit(e, "new_tab", [], target=False)
             return None
-        tab.fresh = self.emit(e, "new_tab", [], target=False)
+        else:
+            opener = next((a for a in reversed(self.out.actions)
+                           if a.key == e.opener and a.name in CAUSES), None)
+        tab.popup = True
+        if opener is None:
+            return self.drop("a pop-up the page opened with no action of the person's")
+        opener.led_to.append(f"it opened tab {self.index(e)}")
+        self.out.credited += 1
         return None
 
     def on_tab_close(self, e: RawEvent, kept: bool) -> None:
-        self.tabs = {(i - 1 if i > e.tab else i): t for i, t in self.tabs.items() if i != e.tab}
+        key, index = _key(e), self.index(e)
         if kept:
-            self.emit(e, "tab_close", [e.tab], target=False)
-            self.active = max(0, min(self.active, len(self.tabs) - 1))
+            self.emit(e, "tab_close", [index], target=False)
+        self.tabs.pop(key, None)
+        if key in self.order:
+            self.order.remove(key)
+        self.closed.add(key)
+        if kept and self.order and (self.active == key or self.active not in self.order):
+            self.active = self.order[min(index, len(self.order) - 1)]
 
     def come_to(self, e: RawEvent) -> None:
         """Input in a tab other than the front one means the person went to it first.
@@ -353,21 +438,22 @@ class _Builder:
         it after the first click, so the input itself is the reliable sign. Only a move
         between two tabs this turn's events know of counts: a page the events never
         showed opening (one from before the turn's window, a helper page) proves nothing."""
-        if e.tab != self.active:
-            known = e.tab in self.tabs and self.active in self.tabs
-            self.active = e.tab
+        key = _key(e)
+        if key != self.active:
+            known = key in self.tabs and self.active in self.tabs
+            self.active = key
             if known:
-                self.emit(e, "tab_focus", [e.tab], target=False)
+                self.emit(e, "tab_focus", [self.index(e)], target=False)
 
     def on_visible(self, e: RawEvent, kept: bool) -> None:
-        if e.tab == self.active:
+        if _key(e) == self.active:
             return None
-        self.active = e.tab
+        self.active = _key(e)
         prev = self.last()
         if not kept or (prev and prev.name in ("new_tab", "tab_close")
                         and e.t - prev.t <= CREDIT_MS):
             return None
-        self.emit(e, "tab_focus", [e.tab], target=False)
+        self.emit(e, "tab_focus", [self.index(e)], target=False)
         return None
 
     # -- after the last event ---------------------------------------------------------
@@ -377,10 +463,10 @@ class _Builder:
         for i, act in enumerate(acts):
             nxt = acts[i + 1] if i + 1 < len(acts) else None
             after = next((a for a in acts[i + 1:] if a.name != "hover"), None)
-            if act.name == "click" and act.target and nxt and nxt.target \
+            if act.name in ("click", "dblclick") and act.target and nxt and nxt.target \
                     and nxt.target.bid == act.target.bid and (nxt.name == "fill" or (
                         nxt.name == "press" and act.target.role in FIELD_ROLES)):
-                self.drop("a click that only focused the field typed into next")
+                self.drop("a click that only focused (or selected in) the field typed into next")
                 continue
             if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and nxt \
                     and nxt.target and act.target and nxt.target.bid != act.target.bid:
@@ -403,7 +489,7 @@ def _order(events: list[RawEvent]) -> Callable[[RawEvent], tuple[float, int, int
     opened: dict[int, float] = {}  # seq of a tab_open -> when it really happened
     for o in events:
         if o.kind == "tab_open":
-            inside = [e.t for e in events if e.tab == o.tab and e.kind != "tab_open"
+            inside = [e.t for e in events if _key(e) == _key(o) and e.kind != "tab_open"
                       and o.t - OPEN_LAG_MS <= e.t <= o.t]
             opened[o.seq] = min([o.t, *inside])
 

@@ -1,0 +1,169 @@
+"""Inputs that change a value in place, focus noise, navigation credit, middle clicks,
+hovers that open portal menus and tab identity: real Chromium input, as a person's.
+
+Each test is a general rule of capture (issue 26), shown on one page.
+"""
+
+from __future__ import annotations
+
+
+# -- keys that change a value in place --------------------------------------------------
+def test_enter_and_shift_enter_in_a_textarea_are_new_lines_in_one_fill(watched):
+    watched.open("inputs.html")
+    watched.page.click("#msg")
+    watched.page.keyboard.type("first line")
+    watched.page.keyboard.press("Enter")
+    watched.page.keyboard.type("second")
+    watched.page.keyboard.press("Shift+Enter")
+    watched.page.keyboard.type("third")
+    assert watched.texts() == ["fill(textbox 'Message', 'first line\\nsecond\\nthird')"]
+
+
+def test_arrow_keys_in_a_radio_group_are_one_check_of_the_radio_chosen(watched):
+    watched.open("inputs.html")
+    watched.page.click("#std")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("ArrowUp")
+    assert watched.texts() == ["check(radio 'Express')"]
+
+
+def test_arrow_keys_and_typing_in_a_number_field_are_one_fill_of_the_final_value(watched):
+    watched.open("inputs.html")
+    watched.page.click("#qty")
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp", "ArrowDown"):
+        watched.page.keyboard.press(key)
+    assert watched.texts() == ["fill(spinbutton 'Quantity', '3')"]
+    watched.mark()
+    watched.page.keyboard.press("Backspace")
+    watched.page.keyboard.type("12")
+    assert watched.texts() == ["fill(spinbutton 'Quantity', '12')"]
+
+
+def test_a_click_on_a_slider_track_is_one_fill_of_the_value_it_took(watched):
+    watched.open("inputs.html")
+    box = watched.page.locator("#vol").bounding_box()
+    watched.page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] / 2)
+    value = watched.page.eval_on_selector("#vol", "e => e.value")
+    assert value != "50"
+    assert watched.texts() == [f"fill(slider 'Volume', '{value}')"]
+
+
+# -- focus noise ----------------------------------------------------------------------
+def test_a_double_click_that_selects_a_word_before_retyping_is_dropped(watched):
+    watched.open("inputs.html")
+    watched.page.locator("#title").dblclick(position={"x": 12, "y": 8})  # on "Draft"
+    watched.page.keyboard.type("Final")
+    value = watched.page.eval_on_selector("#title", "e => e.value")
+    assert value == "Final title"
+    assert watched.texts() == ["fill(textbox 'Title', 'Final title')"]
+
+
+def test_a_double_click_on_plain_text_in_an_inline_element_gives_no_empty_id(watched):
+    watched.open("inputs.html")
+    watched.page.locator("#para em").dblclick()
+    done = watched.actions().actions
+    assert all(a.action.args and a.action.args[0] for a in done)
+    assert [a.label() for a in done] == []
+
+
+def test_a_suggestion_picked_with_the_keyboard_is_not_filled_again_on_leaving(watched):
+    watched.open("inputs.html")
+    watched.page.click("#town")
+    watched.page.keyboard.type("Par")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.keyboard.press("Enter")
+    watched.page.click("#ok")
+    assert watched.page.eval_on_selector("#town", "e => e.value") == "Paris"
+    assert watched.texts() == ["fill(combobox 'Town', 'Par')",
+                               "press(combobox 'Town', 'ArrowDown')",
+                               "press(combobox 'Town', 'Enter')", "click(button 'OK')"]
+
+
+# -- navigation credit ----------------------------------------------------------------
+def test_a_reload_soon_after_typing_is_the_persons_own_not_the_fills_doing(watched):
+    watched.open("inputs.html")
+    watched.page.click("#title")
+    watched.page.keyboard.press("End")
+    watched.page.keyboard.type("!")
+    watched.page.reload()
+    assert watched.texts() == ["fill(textbox 'Title', 'Draft title!')",
+                               f"goto('{watched.url('inputs.html')}')"]
+
+
+def test_a_typed_address_soon_after_a_tick_is_a_goto(watched):
+    watched.open("inputs.html")
+    watched.page.click("#agree")
+    watched.page.goto(watched.url("next.html"))
+    assert watched.texts() == ["check(checkbox 'I agree')",
+                               f"goto('{watched.url('next.html')}')"]
+
+
+def test_a_new_tab_soon_after_a_tick_is_new_tab_with_its_address(watched):
+    watched.open("inputs.html")
+    watched.page.click("#agree")
+    fresh = watched.session.context.new_page()
+    fresh.goto(watched.url("next.html"))
+    fresh.wait_for_timeout(200)
+    assert watched.texts() == ["check(checkbox 'I agree')",
+                               f"new_tab('{watched.url('next.html')}')"]
+
+
+def test_a_link_a_script_and_enter_in_a_form_field_are_credited_with_their_loads(watched):
+    watched.open("inputs.html")
+    watched.page.click("#jump")  # its handler sets location
+    watched.page.wait_for_url("**/next.html")
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(button 'Jump')"]
+    assert "next.html" in done[0].led_to[0]
+    watched.open("inputs.html")
+    watched.page.click("#title")
+    watched.page.keyboard.press("Enter")
+    watched.page.wait_for_url("**/done.html*")
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["press(textbox 'Title', 'Enter')"]
+    assert "done.html" in done[0].led_to[0]
+
+
+# -- missing inputs -------------------------------------------------------------------
+def test_a_middle_click_on_a_link_is_a_middle_click_that_opened_a_tab(watched):
+    watched.open("inputs.html")
+    with watched.page.context.expect_page() as opened:
+        watched.page.click("#next", button="middle")
+    opened.value.wait_for_load_state()
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(link 'Next page', 'middle')"]
+    assert "opened tab 1" in done[0].led_to[0]
+
+
+# -- hover that matters ---------------------------------------------------------------
+def test_a_hover_that_opens_a_menu_at_the_end_of_the_body_is_kept(watched):
+    watched.open("inputs.html")
+    watched.page.hover("#more")
+    watched.page.wait_for_timeout(400)
+    watched.page.click("#archive")  # rendered in a portal, far from its button in the DOM
+    assert watched.page.text_content("#said") == "archived"
+    assert watched.texts() == ["hover(button 'More')", "click(menuitem 'Archive')"]
+
+
+def test_a_hover_before_a_click_on_a_neighbour_already_there_is_noise(watched):
+    watched.open("inputs.html")
+    watched.page.hover("#more")
+    watched.page.wait_for_timeout(400)
+    watched.page.click("#help")  # beside the hovered button, there before the hover
+    assert watched.texts() == ["click(button 'Help')"]
+
+
+# -- tab order ------------------------------------------------------------------------
+def test_a_pop_up_right_after_another_tab_closed_is_credited_to_its_click(watched):
+    watched.open("inputs.html")
+    helper = watched.session.context.new_page()  # the agent's tab, opened and closed
+    helper.goto(watched.url("done.html"))         # just before the person's turn
+    helper.close()
+    watched.mark()
+    with watched.page.context.expect_page() as opened:
+        watched.page.click("#popup")
+    opened.value.wait_for_load_state()
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["click(link 'Open in new tab')"]
+    assert "opened tab 1" in done[0].led_to[0]
