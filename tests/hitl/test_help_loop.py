@@ -85,23 +85,6 @@ def test_a_persons_tip_is_stored_used_at_once_and_found_by_the_next_episode(
     assert all(not s["triggers"] for s in read_steps(tmp_path / "two"))
 
 
-def test_a_secret_pasted_into_a_tip_is_masked_before_it_is_stored_or_shown(
-        browser_env, hitl_url, kb_path, tmp_path):
-    from colorbrowser.agent.secrets import Secret, Vault
-
-    code = "door-code-8812"
-    asker, _ = person(f"t\n{TERMS_TIP} The door code is {code}.\n\n\n")
-    model = scripted(checkout_operator())
-    vault = Vault({"door": Secret(code, hosts=("127.0.0.1",))})
-    _, result = run(settings(tmp_path, kb_path), model, browser_env,
-                    f"{hitl_url}/order.html", tmp_path / "run", asker=asker, vault=vault)
-    assert result.status == "done"
-    assert all(code not in p for p in prompts(model))
-    with KnowledgeBase.open(kb_path, embeddings=False) as kb:
-        (tip,) = kb.list()
-        assert tip.text == f"{TERMS_TIP} The door code is ***."
-
-
 def test_a_hint_is_shown_once_and_never_stored(browser_env, hitl_url, kb_path, tmp_path):
     hint = "The terms box must be ticked first."
     asker, _ = person(f"h\n{hint}\n")
