@@ -29,7 +29,7 @@ LAYERS = [
     {"cli"},
 ]
 CORE = {"__init__", "types", "steps", "gate", "protocols", "config", "errors", "actions",
-        "static_server", "safe_text", "utf8", "linear_regex"}
+        "evidence", "static_server", "safe_text", "utf8", "linear_regex"}
 
 
 def module_name(path: Path) -> str:

@@ -20,6 +20,7 @@ from colorbrowser.agent.knowledge import KnowledgeHook
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.errors import BrowserError, EpisodeEnd, UserError
 from colorbrowser.evaluation.task import Task, TaskSetupError, TaskSpec, Validation
+from colorbrowser.evidence import Verification
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.protocols import Decider, EpisodeView, Hook
 from colorbrowser.run.factory import build_episode
@@ -168,6 +169,7 @@ class TaskRun:
     error_class: str | None = None
     spec: TaskSpec | None = None
     episode: Episode | None = None
+    verification: Verification | None = None  # the verifier's verdict on the stop
     # The secrets this run knows (API keys, passwords typed), for whoever writes it down.
     redactor: Redactor = field(default_factory=Redactor)
 
@@ -219,6 +221,11 @@ def run_task_episode(
     """Set up, run, validate and tear down one task. ``episode_type``: an Episode
     subclass (a copilot study's, where a scripted person answers the gate)."""
     run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
+    if decider is not None and settings.agent.verify_retries:
+        # A replayed plan is the thing measured: the verifier judges its stop but
+        # does not send it back (a script cannot take a second chance).
+        agent = settings.agent.model_copy(update={"verify_retries": 0})
+        settings = settings.model_copy(update={"agent": agent})
     deadline = Deadline(timeout)
     try:
         env.reset(None)  # a fresh tab: nothing left from the task before
@@ -255,6 +262,7 @@ def run_task_episode(
                     "info": validation.info,
                 })
             run.status, run.steps, run.answer = result.status, result.steps, result.answer
+            run.verification = result.verification
             run.usage, run.validation = result.usage, validation
             run.error = result.error or validation.error
             run.error_class = classify(result, validation)

@@ -29,11 +29,14 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
     """
     saved = json.loads(json.dumps(meta.get("settings") or {}))
     seals: dict[str, Any] = {}
-    for name in ("model", "summarizer_model"):
+    for name in ("model", "summarizer_model", "judge"):
         section = saved.get(name)
         if isinstance(section, dict):
             section.pop("api_key", None)
             seals[name] = section.pop("key_seal", None)
+    agent = saved.get("agent")
+    if isinstance(agent, dict) and "verify" not in agent:
+        agent["verify"] = "off"  # recorded before the verifier: it goes on as it began
     try:
         settings = Settings.model_validate(saved)
     except ValidationError as exc:
@@ -43,10 +46,10 @@ def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
         model.base_url = current.model.base_url
     model.api_key = _key_for(model.base_url, current, seals.get("model"))
     settings.model = model
-    if settings.summarizer_model is not None:
-        summarizer = settings.summarizer_model
-        summarizer.api_key = _key_for(summarizer.base_url, current,
-                                      seals.get("summarizer_model"))
+    for name in ("summarizer_model", "judge"):
+        other = getattr(settings, name)
+        if other is not None:
+            other.api_key = _key_for(other.base_url, current, seals.get(name))
     settings.paths = current.paths
     return settings
 
