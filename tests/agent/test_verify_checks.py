@@ -152,6 +152,15 @@ def test_a_change_never_submitted_is_refuted():
     assert verdict.verdict == "refuted" and "never submitted" in verdict.reason_text()
 
 
+def test_a_write_caused_by_typing_is_no_submission():
+    """An auto-preview posts the form as one types; only a submitting action commits."""
+    preview = RequestNote(method="POST", url="http://h/ticket/33", status=200, kind="xhr",
+                          fields=["comment"])
+    typed = [step(1, "fill('5', 'Gaiters')", evidence=Evidence(requests=[preview]))]
+    verdict = verify(proof(GOAL, "Done", typed))
+    assert verdict.verdict == "refuted" and "nothing was saved" in verdict.reason_text()
+
+
 def test_an_error_text_after_a_successful_status_refutes_the_change():
     steps = [step(1, "click('6')", evidence=Evidence(
         requests=[post("http://h/save", 200)], page_errors=["Title is required"]))]

@@ -82,10 +82,15 @@ def is_sign_in_request(request: RequestNote) -> bool:
                 or "token" in f.lower() for f in request.fields))
 
 
+# Actions that submit: a write caused by typing or choosing (an auto-preview, a draft
+# saved as one types) is no commitment, so it never counts as the change being made.
+_COMMITS = ("click", "dblclick", "press", "check", "uncheck")
+
+
 def _writes(step: Step, *, sign_in: bool | None = None) -> list[RequestNote]:
-    """The write requests of a step; ``sign_in`` False leaves sign-ins out, True keeps
-    only them, None keeps all."""
-    if step.evidence is None:
+    """The write requests a submitting action caused; ``sign_in`` False leaves sign-ins
+    out, True keeps only them, None keeps all."""
+    if step.evidence is None or (step.action or "").split("(", 1)[0] not in _COMMITS:
         return []
     out = [r for r in step.evidence.requests if r.writes]
     if sign_in is None:
@@ -230,12 +235,16 @@ class Observed:
             return value.key in self.numbers or abs(value.key) in self.numbers
         if value.kind == "date":
             return value.key in self.dates or contains(self.text, _flat(value.text))
+        if value.kind == "phrase" and re.fullmatch(r"(?=\w*\d)\w{6,}", str(value.key)):
+            return contains(self.text, str(value.key), prefix=True)  # a hash, abbreviated
         return contains(self.text, str(value.key))
 
 
-def contains(text: str, needle: str) -> bool:
-    """``needle`` in ``text`` as whole words ("Ann" is not in "Annabel")."""
-    return bool(needle) and re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text) is not None
+def contains(text: str, needle: str, *, prefix: bool = False) -> bool:
+    """``needle`` in ``text`` as whole words ("Ann" is not in "Annabel"); ``prefix``: at
+    the start of a word (the first characters of a commit hash)."""
+    end = "" if prefix else r"(?!\w)"
+    return bool(needle) and re.search(rf"(?<!\w){re.escape(needle)}{end}", text) is not None
 
 
 def observed_text(goal: str, steps: Sequence[Step], final_text: str = "") -> Observed:
@@ -291,6 +300,7 @@ class Proof:
     stopped: bool = True  # False: the episode ended without a stop (limit, error)
     status: str = "done"
     state_changed: bool | None = None  # arena only: did the app's database change?
+    state_probe: Callable[[], bool | None] | None = None  # asked only for a change goal
 
 
 Check = Callable[[Proof], CheckNote | None]
@@ -378,6 +388,8 @@ def check_change(proof: Proof) -> list[CheckNote]:
                 name="write_never_made", passed=False,
                 reason=f"what was entered at step {later[first].step} was never submitted "
                        "(no request followed it); submit the form"))
+    if proof.state_changed is None and proof.state_probe is not None and not notes:
+        proof.state_changed = proof.state_probe()
     if proof.state_changed is False and not notes:
         notes.append(CheckNote(name="nothing_stored", passed=False,
                                reason="the server said the change was saved, but nothing "

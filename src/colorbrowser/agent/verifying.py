@@ -63,9 +63,8 @@ class VerifyHook(Hook):
         if obs is None and self.steps:
             last = self.steps[-1]
             final = FinalPage(url=last.url, title=last.title, text=last.observation)
-        changed = self.state_changed() if self.state_changed is not None and stopped else None
         return Proof(goal=episode.goal, answer=answer, steps=list(self.steps), final=final,
-                     stopped=stopped, status=status, state_changed=changed)
+                     stopped=stopped, status=status, state_probe=self.state_changed)
 
     def check(self, proof: Proof) -> Verification:
         verdict = verify(proof)

@@ -221,7 +221,8 @@ def run_task_episode(
     """Set up, run, validate and tear down one task. ``episode_type``: an Episode
     subclass (a copilot study's, where a scripted person answers the gate)."""
     run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
-    if decider is not None and settings.agent.verify_retries:
+    if decider is not None and settings.agent.verify_retries and not getattr(
+            decider, "takes_second_chance", False):
         # A replayed plan is the thing measured: the verifier judges its stop but
         # does not send it back (a script cannot take a second chance).
         agent = settings.agent.model_copy(update={"verify_retries": 0})
@@ -231,6 +232,8 @@ def run_task_episode(
         env.reset(None)  # a fresh tab: nothing left from the task before
         spec = run.spec = task.setup(env.page)
         run.goal = spec.goal
+        probe = getattr(task, "state_probe", None)  # the arena's databases, where there are
+        state_changed = probe() if callable(probe) else None
         if spec.viewport:
             env.page.set_viewport_size({"width": spec.viewport[0], "height": spec.viewport[1]})
     except (TaskSetupError, BrowserError, UserError) as exc:
@@ -244,6 +247,7 @@ def run_task_episode(
                 model=DeadlineModel(model, deadline) if timeout is not None else model,
                 env=PreparedEnv(env), kb=kb, asker=asker, decider=decider,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
+                state_changed=state_changed,
                 site_aliases=SiteAliases.of(spec.site_aliases),
                 **({"episode_type": episode_type} if episode_type is not None else {}))
             if episode.trajectory is not None:
