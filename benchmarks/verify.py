@@ -49,7 +49,6 @@ from colorbrowser.arena.traps import arena_traps, run_trap
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import load_settings
 from colorbrowser.evaluation.episode import run_task_episode
-from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.replay import NoModel, ReplayOperator
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import short_id
@@ -133,11 +132,10 @@ def task_kind(definition) -> str:
     return "open"
 
 
-def wrong_answer(plan: Plan) -> str:
-    last = plan.steps[-1] if plan.steps else None
-    if last is not None and last.action == "stop" and last.wrong is not None:
-        return str(last.wrong)
-    return "Done"
+def early_answer(kind: str) -> str:
+    """What the early stopper claims: a made-up value for a question (the hallucination
+    of the issue: "the value 42 appears on no page you saw"), "Done" otherwise."""
+    return "42" if kind == "information" else "Done"
 
 
 def verdict_of(run) -> tuple[str, list[str]]:
@@ -166,7 +164,7 @@ def main() -> int:
     started = time.monotonic()
     oracle = plans("oracle")
     trajectories: list[Trajectory] = []
-    recovered: list[tuple[str, bool, bool]] = []  # task, with verification, without
+    recovered: list[tuple[str, bool, str]] = []  # task, recovered, kind of task
     judge = ScriptedJudge(args.judge_seed)
     choice = open_suite(f"arena:{args.apps}")
     with choice.suite as suite, BrowserEnv(settings.browser) as env:
@@ -194,12 +192,12 @@ def main() -> int:
             print(f"[{n}/{len(runs)}] {kind:9} {t.task:32} truth={t.truth!s:5} "
                   f"verdict={verdict}", file=sys.stderr)
         for task_id in tasks:
-            plan = oracle[short_id(task_id)]
+            plan, kind = oracle[short_id(task_id)], task_kind(suite.tasks[task_id])
             second = agent_settings(settings, retries=1)
             run = run_task_episode(suite.task(task_id), second, env=env, model=NoModel(),
-                                   decider=EarlyWrongThenPlan(plan.encode(), wrong_answer(plan)),
+                                   decider=EarlyWrongThenPlan(plan.encode(), early_answer(kind)),
                                    run_dir=out / "second-chance" / short_id(task_id))
-            recovered.append((short_id(task_id), bool(run.success), False))
+            recovered.append((short_id(task_id), bool(run.success), kind))
         for trap in arena_traps(suite.arena):
             if not fnmatch.fnmatch(trap.id, args.tasks) and args.tasks != "*":
                 continue
@@ -257,6 +255,10 @@ def report(trajectories: list[Trajectory], recovered, elapsed: float, out: Path)
     print(f"false alarms on oracle trajectories: {alarms}/{len(oracle)} "
           f"({rate(alarms, len(oracle)):.1%})")
     won = sum(ok for _, ok, _ in recovered)
+    per_kind = Counter(kind for _, _, kind in recovered)
+    won_kind = Counter(kind for _, ok, kind in recovered if ok)
+    print("second chance: " + ", ".join(f"{kind} {won_kind[kind]}/{n}"
+                                        for kind, n in sorted(per_kind.items())))
     print(f"second chance: {won}/{len(recovered)} tasks recovered by an agent that first "
           f"stopped early with a wrong answer (0/{len(recovered)} without verification)")
     traps = [t for t in trajectories if t.source.startswith("trap:")]

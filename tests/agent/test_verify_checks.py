@@ -205,6 +205,30 @@ def test_opening_a_page_needs_a_final_page_that_is_no_error_page():
     assert verdict.verdict == "refuted" and "error page" in verdict.reason_text()
 
 
+def test_opening_a_page_needs_to_leave_the_start_page_and_show_what_the_goal_names():
+    start = "http://h/"
+    stayed = [step(1, "scroll(0, 1)", url=start)]
+    verdict = verify(proof("Show me the page of milestone 1.3.", "", stayed, final_url=start,
+                           final_text="[3] link 'Roadmap'"))
+    assert verdict.verdict == "unverified" and "still on the page" in verdict.reason_text()
+    moved = [step(1, "click('3')", url=start)]
+    other = verify(proof("Show me the page of milestone 1.3.", "", moved,
+                         final_url="http://h/milestone/2.0",
+                         final_text="[5] heading 'Milestone 2.0'"))
+    assert other.verdict == "unverified" and "'1.3'" in other.reason_text()
+    right = verify(proof("Show me the page of milestone 1.3.", "", moved,
+                         final_url="http://h/milestone/1.3",
+                         final_text="[5] heading 'Milestone 1.3'"))
+    assert right.verdict == "verified", right.reasons
+
+
+def test_a_bracketed_value_on_the_page_is_no_element_id():
+    page = "[40] term '[087f6ce4]: Clean up logging (fixes #17)'"
+    steps = [step(1, "scroll(0, 1)", page=page)]
+    assert verify(proof("Which commit fixed ticket #17?", "087f6ce", steps)).verified
+    assert verify(proof("Which ticket did it fix?", "40", steps)).verdict == "refuted"
+
+
 def test_an_episode_without_a_stop_is_unverified():
     told = proof("What is the price?", "", [])
     told.stopped, told.status = False, "step_limit"

@@ -162,7 +162,7 @@ def numbers_in(text: str) -> list[tuple[str, Decimal]]:
     return out
 
 
-_BID = re.compile(r"\[[A-Za-z0-9_]{1,32}\]")
+_BID = re.compile(r"^(\s*\*?)\[[A-Za-z0-9_]{1,32}\]", re.M)  # where the tree writes ids
 
 
 def _flat(text: str) -> str:
@@ -224,7 +224,7 @@ class Observed:
     def add(self, text: str) -> None:
         if not text:
             return
-        text = _BID.sub(" ", text)  # element ids are the tree's numbers, not the page's
+        text = _BID.sub(r"\1 ", text)  # element ids are the tree's numbers, not the page's
         self.text += "\n" + _flat(text)
         self.numbers |= {v for _, v in numbers_in(text)}
         self.dates |= {iso for _, iso in dates_in(text)}
@@ -449,6 +449,18 @@ def check_open(proof: Proof) -> CheckNote:
             and _ERROR_PAGE.search(final.title):
         return CheckNote(name="error_page", passed=False,
                          reason=f"the final page is an error page: {final.title!r}")
+    moved = [s for s in proof.steps if s.executed and s.url and s.url != proof.steps[0].url]
+    if proof.steps and final.url == proof.steps[0].url and not moved:
+        return CheckNote(name="not_moved", passed=False,
+                         reason="you are still on the page you started on; open the page "
+                                "the goal asks for")
+    page = Observed()
+    page.add(final.title + "\n" + final.text)
+    named = [v for v in values_in(proof.goal) if v.kind != "phrase" and not page.holds(v)]
+    if named:
+        return CheckNote(name="page_named", passed=False,
+                         reason=f"the final page does not show {named[0].text!r}, which the "
+                                "goal names; open the page the goal asks for")
     return CheckNote(name="page", passed=True, reason=f"ended on {final.url}")
 
 
