@@ -49,6 +49,7 @@ from colorbrowser.arena.traps import arena_traps, run_trap
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import load_settings
 from colorbrowser.evaluation.episode import run_task_episode
+from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.replay import NoModel, ReplayOperator
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import short_id
@@ -173,24 +174,28 @@ def main() -> int:
         variants = {kind: plans(kind) for kind in ("oracle", "null", "wrong", "truncated")}
         runs = [(kind, task, variants[kind][short_id(task)]) for kind in variants
                 for task in tasks]
-        runs += [("random", task, random_plan(seed, 10)) for seed in range(args.random_seeds)
-                 for task in tasks]
-        for n, (kind, task_id, plan) in enumerate(runs, 1):
-            definition = suite.tasks[task_id]
-            task = suite.task(task_id)
-            run = run_task_episode(task, settings, env=env, model=NoModel(),
+
+        def play(kind: str, task_id: str, plan: Plan, n: int, total: int) -> None:
+            run = run_task_episode(suite.task(task_id), settings, env=env, model=NoModel(),
                                    decider=ReplayOperator(plan.encode()),
                                    run_dir=out / kind / short_id(task_id))
             verdict, reasons = verdict_of(run)
-            t = Trajectory(kind, short_id(task_id), task_kind(definition),
+            t = Trajectory(kind, short_id(task_id), task_kind(suite.tasks[task_id]),
                            bool(run.success), verdict, reasons)
             judge.truth = t.truth
             t.judged = verdict if verdict == "refuted" else judge.judge(
                 Proof(goal=run.goal, answer=run.answer, steps=[], final=FinalPage()),
                 run.verification or Verification(verdict="unverified")).verdict
             trajectories.append(t)
-            print(f"[{n}/{len(runs)}] {kind:9} {t.task:32} truth={t.truth!s:5} "
+            print(f"[{n}/{total}] {kind:9} {t.task:32} truth={t.truth!s:5} "
                   f"verdict={verdict}", file=sys.stderr)
+
+        for n, (kind, task_id, plan) in enumerate(runs, 1):
+            play(kind, task_id, plan, n, len(runs))
+        # The random agent last: it may sign out, and the suite's sign-in state is then
+        # made anew, which no later reset keeps.
+        randoms = [("random", task, random_plan(seed, 10)) for seed in range(args.random_seeds)
+                   for task in tasks]
         for task_id in tasks:
             plan, kind = oracle[short_id(task_id)], task_kind(suite.tasks[task_id])
             second = agent_settings(settings, retries=1)
@@ -212,6 +217,8 @@ def main() -> int:
                     Proof(goal=trap.goal, answer="", steps=[]),
                     Verification(verdict=t.verdict)).verdict  # type: ignore[arg-type]
                 trajectories.append(t)
+        for n, (kind, task_id, plan) in enumerate(randoms, 1):
+            play(kind, task_id, plan, n, len(randoms))
     (out / "trajectories.json").write_text(json.dumps([asdict(t) for t in trajectories],
                                                       indent=1), "utf-8")
     report(trajectories, recovered, time.monotonic() - started, out)

@@ -49,7 +49,9 @@ def verify_site() -> Iterator[Site]:
 
     def saved(req) -> None:
         last = site.stored[-1] if site.stored else ""
-        send_html(req, f"<title>Saved</title><p class='flash'>Product {last} saved.</p>"
+        # Trac's way to say it: a notice in the same box as its warnings, so no error.
+        send_html(req, f"<title>Saved</title><div class='system-message notice'>Product "
+                       f"{last} saved.</div>"
                        "<a href='/shop.html'>Back to the shop</a>")
 
     def broken(req) -> None:

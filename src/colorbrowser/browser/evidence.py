@@ -44,7 +44,7 @@ _ERROR_TEXTS_JS = r"""(limit) => {
     if (t && !seen.has(t) && out.length < limit) { seen.add(t); out.push(t); }
   };
   const named = new RegExp('(^|[\\s_-])(error|errors|errorlist|alert-danger|danger|invalid|'
-    + 'failure|failed|warning|system-message|flash-error|flash-alert)($|[\\s_-])', 'i');
+    + 'failure|failed|warning|flash-error|flash-alert)($|[\\s_-])', 'i');
   for (const e of document.querySelectorAll('[role=alert], [id], [class]')) {
     if (out.length >= limit) break;
     const name = (e.id || '') + ' ' + (typeof e.className === 'string' ? e.className : '');
