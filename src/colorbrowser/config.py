@@ -190,6 +190,11 @@ class AgentSettings(_Strict):
     tips_token_budget: int = Field(400, ge=0)
     tips_embeddings: bool = True  # the embedding stage of retrieval (loads torch once)
     send_screenshot: bool = True
+    # The verifier at the stop: "on" checks a stop against the evidence and sends a stop
+    # it cannot accept back to the decider (up to verify_retries times); "off" takes the
+    # model's word, as before the verifier.
+    verify: Literal["on", "off"] = "on"
+    verify_retries: int = Field(2, ge=0, le=10)
 
 
 # Text that means the page shows an error. Plain entries match as whole words, any
@@ -312,6 +317,7 @@ class Settings(_Strict):
 
     model: ModelSettings = Field(default_factory=ModelSettings)
     summarizer_model: ModelSettings | None = None
+    judge: ModelSettings | None = None  # a model judge after the verifier's checks
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     agent: AgentSettings = Field(default_factory=AgentSettings)
     hitl: HitlSettings = Field(default_factory=HitlSettings)
@@ -324,17 +330,17 @@ class Settings(_Strict):
     @model_validator(mode="after")
     def _summarizer_inherits_endpoint(self) -> Settings:
         """``--summarizer-model NAME`` means another model at the same endpoint."""
-        sm = self.summarizer_model
-        if sm is not None and sm.base_url is None and self.model.base_url:
-            sm.base_url = self.model.base_url
-            if sm.api_key is None:
-                sm.api_key = self.model.api_key
+        for sm in (self.summarizer_model, self.judge):
+            if sm is not None and sm.base_url is None and self.model.base_url:
+                sm.base_url = self.model.base_url
+                if sm.api_key is None:
+                    sm.api_key = self.model.api_key
         return self
 
     def secrets(self) -> list[str]:
         """Values that must never reach logs or trajectories."""
         out = []
-        for m in (self.model, self.summarizer_model):
+        for m in (self.model, self.summarizer_model, self.judge):
             if m and m.api_key and m.api_key.get_secret_value():
                 out.append(m.api_key.get_secret_value())
         return out
@@ -349,6 +355,7 @@ _KEY_HOW = ("keys come only from your environment: --api-key-env VAR for your ow
 AUTHORITY: dict[tuple[str, str], str] = {
     ("model", "api_key"): _KEY_HOW,
     ("summarizer_model", "api_key"): _KEY_HOW,
+    ("judge", "api_key"): _KEY_HOW,
     ("browser", "executable"): "set CHROMIUM_PATH or [browser] executable in your own "
                                "config file",
     ("browser", "trusted_pages"): "open a local page yourself with run --allow-file-url",
@@ -360,7 +367,8 @@ AUTHORITY: dict[tuple[str, str], str] = {
     ("paths", "cache"): "set COLORBROWSER_CACHE or [paths] cache in your own config file",
 }
 # Where a model's requests go: a file may name one, but no key follows it unasked.
-ENDPOINTS: tuple[tuple[str, str], ...] = (("model", "base_url"), ("summarizer_model", "base_url"))
+ENDPOINTS: tuple[tuple[str, str], ...] = (("model", "base_url"), ("summarizer_model", "base_url"),
+                                          ("judge", "base_url"))
 
 
 # Environment variables and where they land. The OPENAI_* names are read too,

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from colorbrowser.evidence import Evidence, Verification
 from colorbrowser.types import Action, Message, Observation, Usage
 
 SCHEMA_VERSION = 2  # run folders without one were written by version 1
@@ -147,6 +148,7 @@ class StepContext:
     knowledge_note: str | None = None
     usage: Usage = field(default_factory=Usage)  # model calls hooks made (the critic)
     screenshot: str | None = None  # this step's screenshot, relative to the run folder
+    verification: Verification | None = None  # the verifier's word on this step's stop
 
 
 @dataclass
@@ -160,10 +162,17 @@ class EpisodeResult:
     elapsed: float
     run_dir: str | None = None
     error: str | None = None
+    # The verifier's word on the stop (None: verification was off, or an old run).
+    verification: Verification | None = None
 
     @property
     def done(self) -> bool:
         return self.status == "done"
+
+    @property
+    def verdict(self) -> str | None:
+        """verified, unverified or refuted; None when no verifier ran."""
+        return self.verification.verdict if self.verification is not None else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,6 +183,9 @@ class EpisodeResult:
             "elapsed": round(self.elapsed, 3),
             "run_dir": self.run_dir,
             "error": self.error,
+            **({"verdict": self.verification.verdict,
+                "verification": self.verification.model_dump(exclude_defaults=True)}
+               if self.verification is not None else {}),
         }
 
 
@@ -239,7 +251,8 @@ class TabNote(_Note):
 # Fields written only when they carry something (as in version 1, where hooks added
 # them to the line only when they had something to say).
 _WHEN_SET = ("target", "gate", "tips_why", "critic", "help", "shortcut",
-             "summarizer_error", "summary_guidance", "knowledge_error", "knowledge_note")
+             "summarizer_error", "summary_guidance", "knowledge_error", "knowledge_note",
+             "evidence", "verification")
 
 
 class Step(_Note):
@@ -283,10 +296,15 @@ class Step(_Note):
     knowledge_note: str | None = None
     screenshot: str | None = None
     som: str | None = None
+    evidence: Evidence | None = None  # what the browser saw the action cause
+    verification: Verification | None = None  # the verifier's word, on a stop step
 
     def to_json(self) -> dict[str, Any]:
         """The line as written: what hooks add is left out when they added nothing."""
         data = self.model_dump(mode="python")
+        for key in ("evidence", "verification"):  # only what was seen
+            note = getattr(self, key)
+            data[key] = note.model_dump(exclude_defaults=True) if note is not None else None
         for key in _WHEN_SET:
             if not data.get(key):
                 data.pop(key, None)

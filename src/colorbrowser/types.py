@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from colorbrowser.evidence import Evidence
+
 Role = Literal["system", "user", "assistant"]
 
 
@@ -104,6 +106,7 @@ class ActionResult:
     done: bool = False  # stop() was called
     answer: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    evidence: Evidence | None = None  # what the browser saw happen (requests, cookies...)
 
     @classmethod
     def failure(cls, error: str, **info: Any) -> ActionResult:

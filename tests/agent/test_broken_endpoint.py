@@ -19,7 +19,8 @@ from tests.llm.llm_fake_server import error, fake_endpoint, ok
 
 def run_args(url: str, endpoint: str, out) -> list[str]:
     return ["run", "look around", "--url", url, "--base-url", endpoint, "--model", "m",
-            "--memory", "none", "--knowledge", "off", "--max-steps", "4", "--out", str(out)]
+            "--memory", "none", "--knowledge", "off", "--max-steps", "4", "--verify", "off",
+            "--out", str(out)]
 
 
 def assert_recorded(shape: str, code: int, err: str, run_dir, steps_before: int) -> None:

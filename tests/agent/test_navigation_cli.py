@@ -40,7 +40,7 @@ def test_a_hostile_model_reads_no_local_file_and_sends_it_nowhere(tmp_path, caps
     with ScriptedEndpoint(lambda messages: next(hostile)) as model:
         code = run_cli("run", "steal", "--url", f"{pages_url}/agent/login.html",
                         "--base-url", model.url, "--model", "m", "--knowledge", "off",
-                        "--memory", "none", "--out", str(out))
+                        "--memory", "none", "--verify", "off", "--out", str(out))
         bodies = json.dumps(model.requests)
     assert code == 0
     steps = [json.loads(line) for line in (out / "steps.jsonl").read_text().splitlines()]

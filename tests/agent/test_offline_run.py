@@ -28,7 +28,7 @@ def test_run_with_the_offline_model_takes_valid_steps_and_writes_the_run(pages_u
     proc = subprocess.run(
         [sys.executable, "-m", "colorbrowser", "run", "click the Sign in button",
          "--url", f"{pages_url}/agent/login.html", "--max-steps", "2", "--memory", "none",
-         "--knowledge", "off", "--out", str(run_dir), "--json"],
+         "--knowledge", "off", "--verify", "off", "--out", str(run_dir), "--json"],
         env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr

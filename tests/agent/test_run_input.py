@@ -66,8 +66,10 @@ def test_the_api_key_never_reaches_the_terminal_or_the_run_folder(tmp_path, monk
     from colorbrowser.testing import ScriptedEndpoint, act
 
     key = "sk-live-key-4242"
+    # The verifier sends the stop back twice (the key is on no page): its reasons must
+    # not carry the key to the terminal or the run folder either.
     replies = iter([act(f"key {key}", f"take_note('the key is {key}')"),
-                    act("done", f"stop('{key}')")])
+                    *[act("done", f"stop('{key}')")] * 3])
     monkeypatch.setenv("COLORBROWSER_API_KEY", key)
     out = tmp_path / "run"
     with ScriptedEndpoint(lambda messages: next(replies), token=key) as model:

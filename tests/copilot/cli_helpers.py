@@ -91,6 +91,8 @@ class CopilotProcess:
                 "COPILOT_KEY", "--out", str(out), "--headless", *args]
         if "--knowledge" not in args:
             argv += ["--knowledge", "off"]
+        if "--verify" not in args:  # these runs are about the panel, not the verifier
+            argv += ["--verify", "off"]
         if cdp_port:
             argv += ["--remote-debugging-port", str(cdp_port)]
         env = {**os.environ, "COPILOT_KEY": KEY, "PYTHONUNBUFFERED": "1"}

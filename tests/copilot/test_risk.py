@@ -89,7 +89,8 @@ def run_confirming(endpoint, url, out, answer):
     return subprocess.run(
         [sys.executable, "-m", "colorbrowser", "run", "Send the money", "--url", url,
          "--base-url", endpoint.url, "--model", "scripted", "--api-key-env", "COPILOT_KEY",
-         "--knowledge", "off", "--max-steps", "3", "--out", str(out), "--confirm-risky"],
+         "--knowledge", "off", "--max-steps", "3", "--verify", "off", "--out", str(out),
+         "--confirm-risky"],
         input=answer, capture_output=True, text=True, env=env, timeout=120)
 
 

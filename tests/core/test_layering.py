@@ -32,8 +32,8 @@ LAYERS = [
     {"cli"},
 ]
 CORE = {"__init__", "types", "steps", "gate", "protocols", "config", "errors", "actions",
-        "static_server", "safe_text", "utf8", "linear_regex", "datafile", "hostcheck",
-        "destination"}
+        "evidence", "static_server", "safe_text", "utf8", "linear_regex", "datafile",
+        "hostcheck", "destination"}
 
 
 def module_name(path: Path) -> str:

@@ -275,8 +275,9 @@ class Episode:
             status=state.status, answer=state.answer, steps=state.step, usage=state.usage,
             elapsed=state.elapsed, error=error,
             run_dir=str(self.trajectory.dir) if self.trajectory else None)
+        # The verifier first: the others (knowledge, reports) see its verdict.
+        for hook in sorted(self.hooks, key=lambda h: not getattr(h, "gives_verdict", False)):
+            hook.on_end(self.view, result)
         if self.trajectory:
             self.trajectory.write_result(result.to_json())
-        for hook in self.hooks:
-            hook.on_end(self.view, result)
         return result

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from colorbrowser.agent.calculator import CalculationError, calculate
 from colorbrowser.agent.state import EpisodeState
+from colorbrowser.evidence import Evidence
 from colorbrowser.protocols import Environment
 from colorbrowser.types import Action, ActionResult
 
@@ -33,10 +34,14 @@ def run_agent_action(state: EpisodeState, env: Environment, action: Action,
         if not text:
             return ActionResult.failure("take_note() needs some text to remember")
         state.notes.append(text[:NOTE_CHARS])
-        return ActionResult(output=f"noted ({len(state.notes)} notes)")
+        return ActionResult(output=f"noted ({len(state.notes)} notes)",
+                            evidence=Evidence(notes=[text[:NOTE_CHARS]]))
     if action.name == "calculate":
+        expression = str(action.args[0])
         try:
-            return ActionResult(output=calculate(str(action.args[0])))
+            value = calculate(expression)
+            return ActionResult(output=value,
+                                evidence=Evidence(calculations=[f"{expression} = {value}"]))
         except CalculationError as exc:
             return ActionResult.failure(f"calculate: {exc}")
     return env.step(action)

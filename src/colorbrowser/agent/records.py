@@ -81,4 +81,7 @@ def build(*, number: int, actor: Actor, executed: bool, obs: Observation, ctx: S
         triggers=list(ctx.triggers), critic=ctx.critic, help=ctx.help, shortcut=ctx.shortcut,
         summarizer_error=ctx.summarizer_error, summary_guidance=ctx.summary_guidance,
         knowledge_error=ctx.knowledge_error, knowledge_note=ctx.knowledge_note,
+        evidence=result.evidence if result.evidence is not None and not result.evidence.empty
+        else None,
+        verification=ctx.verification,
     )

@@ -33,7 +33,10 @@ class EpisodeState:
         return self.history[-k:] if k > 0 else []
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if data.get("last_result"):  # the step record keeps the evidence, not the state
+            data["last_result"].pop("evidence", None)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EpisodeState:
@@ -41,6 +44,8 @@ class EpisodeState:
         data["history"] = [HistoryEntry(**h) for h in data.get("history", [])]
         data["usage"] = Usage(**data.get("usage", {}))
         last = data.get("last_result")
+        if last:
+            last = {k: v for k, v in last.items() if k != "evidence"}
         data["last_result"] = ActionResult(**last) if last else None
         data.setdefault("decisions", data.get("step", 0))  # a run saved before persons acted
         return cls(**data)

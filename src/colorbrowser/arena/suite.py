@@ -190,6 +190,12 @@ class ArenaTask:
         spec.info["arena_instance"] = self.suite.arena.instance
         return spec
 
+    def state_probe(self):
+        """Whether the task's databases changed since now: evidence for the verifier."""
+        from colorbrowser.arena.traps import db_changed
+
+        return db_changed(*[p for app in self.apps for p in self.suite.arena.db_paths(app)])
+
     def validate(self, page: Page, answer: str | None) -> Validation:
         return self.inner.validate(page, answer)
 

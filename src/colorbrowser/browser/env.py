@@ -32,6 +32,7 @@ from colorbrowser.browser.watchdog import (
 )
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import ActionParseError, BrowserError, StartPageFailed
+from colorbrowser.evidence import Evidence
 from colorbrowser.types import Action, ActionResult, Observation
 
 
@@ -193,10 +194,15 @@ class BrowserEnv:
         self._snapshot_fresh = False
         frozen = self.session.page
         with self.hang.guard("action"):
+            log = self.session.evidence
+            with contextlib.suppress(PlaywrightError, BrowserError):
+                log.begin(self.session.context.cookies())
             result = execute(self.session, action, self._last)
             with contextlib.suppress(PlaywrightError, BrowserError):
                 if refused := keep_on_the_web(self.session):
                     result = _refused(result, action, refused)
+            with contextlib.suppress(PlaywrightError, BrowserError):
+                result.evidence = self._evidence()
             with contextlib.suppress(PlaywrightError, BrowserError):
                 # What a revived browser restores. Inside the guard: reading storage
                 # from a frozen page blocks just like any other call into it.
@@ -209,6 +215,13 @@ class BrowserEnv:
         self.stall.acted(action, result)
         self._pending_error = None if result.ok else result.error
         return result
+
+    def _evidence(self) -> Evidence:
+        """What the action made the browser do, once its requests were answered."""
+        session = self.session
+        page = session.page
+        session.evidence.wait_for_answers(page)
+        return session.evidence.collect(page, session.context.cookies())
 
     def close(self) -> None:
         self.session.close()
@@ -227,4 +240,5 @@ def _refused(result: ActionResult, action: Action, refused: str) -> ActionResult
     error = f"{action.name} led somewhere the agent may not go: {refused}"
     if not result.ok and result.error:
         error = f"{result.error}; {refused}"
-    return ActionResult(ok=False, error=error, output=result.output, info=result.info)
+    return ActionResult(ok=False, error=error, output=result.output, info=result.info,
+                        evidence=result.evidence)

@@ -25,6 +25,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from colorbrowser.browser.evidence import EvidenceLog
 from colorbrowser.browser.launch import (
     acquire_driver,
     answers_like_a_browser,
@@ -77,6 +78,7 @@ class BrowserSession:
         self._notices: list[str] = []
         self._browser_pid: int | None = None
         self._crash_urls: dict[str, int] = {}
+        self.evidence = EvidenceLog()  # what each action made the browser do
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -211,6 +213,10 @@ class BrowserSession:
                     nav.failed = (req.url, req.failure or "failed")
 
         page.on("request", on_request)
+        page.on("request", self.evidence.on_request)
+        page.on("response", self.evidence.on_response)
+        page.on("requestfailed", self.evidence.on_failed)
+        page.on("download", self.evidence.on_download)
         page.on("requestfailed", on_request_failed)
         page.on("requestfinished", on_request_done)
         page.on("framenavigated", on_navigated)
@@ -234,8 +240,9 @@ class BrowserSession:
             pass
         message = " ".join(dialog.message.split())[:200]
         verb = "accepted" if accept else "dismissed"
-        self._dialogs.append(f"{dialog.type} {message!r} was {verb}" if message
-                             else f"{dialog.type} was {verb}")
+        said = f"{dialog.type} {message!r} was {verb}" if message else f"{dialog.type} was {verb}"
+        self._dialogs.append(said)
+        self.evidence.on_dialog(said)
 
     @property
     def pages(self) -> list[Page]:

@@ -23,6 +23,8 @@ from colorbrowser.run.flags import (
     model_options,
     require_start_allowed,
     settings_from_flags,
+    verify_options,
+    verify_overrides,
 )
 from colorbrowser.safe_text import escape
 
@@ -63,9 +65,11 @@ def has_display() -> bool:
                    "only drop or merge what was recorded.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
 @knowledge_options
+@verify_options
 def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_env, mode,
                     countdown, confirm_risky, allow_hosts, remote_debugging_port, panel_port,
-                    headed, max_steps, out_dir, linger, cleanup, as_json, knowledge, kb_path):
+                    headed, max_steps, out_dir, linger, cleanup, as_json, knowledge, kb_path,
+                    verify, verify_retries, judge_model):
     """Work on GOAL together: the agent proposes each step in a local panel."""
     from colorbrowser.copilot.asker import PanelAsker
     from colorbrowser.copilot.channel import Channel
@@ -86,7 +90,8 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
         {("agent", "max_steps"): max_steps, ("browser", "headless"): headless,
          ("browser", "allow_hosts"): allow_hosts,
          ("browser", "remote_debugging_port"): remote_debugging_port,
-         **loop_overrides(knowledge=knowledge, kb_path=kb_path)})
+         **loop_overrides(knowledge=knowledge, kb_path=kb_path),
+         **verify_overrides(verify, verify_retries, judge_model)})
     require_start_allowed(start_url, settings, file_flag=False)  # no --allow-file-url here
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, goal)

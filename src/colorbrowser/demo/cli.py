@@ -24,6 +24,8 @@ from colorbrowser.run.flags import (
     model_options,
     settings_from_flags,
     terminal_asker,
+    verify_options,
+    verify_overrides,
 )
 from colorbrowser.safe_text import escape
 from colorbrowser.static_server import StaticServer
@@ -54,8 +56,9 @@ def shop_aliases(served_url: str) -> SiteAliases:
 @click.option("--knowledge", type=click.Choice(["on", "off"]), default="on", show_default=True,
               help="off: run without the shop's tips (to compare).")
 @help_options
+@verify_options
 def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps, out_dir, headed,
-                 knowledge, interactive, critic_every):
+                 knowledge, interactive, critic_every, verify, verify_retries, judge_model):
     """Run the agent on the bundled demo shop, with the shop's tips and shortcuts."""
     from colorbrowser.knowledge.store import KnowledgeBase
 
@@ -63,7 +66,8 @@ def demo_command(goal, config_path, base_url, model_name, api_key_env, max_steps
         config_path, base_url, model_name, api_key_env,
         {("agent", "max_steps"): max_steps, ("browser", "headless"): False if headed else None,
          ("agent", "knowledge"): knowledge, ("hitl", "interactive"): interactive,
-         ("hitl", "critic_every"): critic_every},
+         ("hitl", "critic_every"): critic_every,
+         **verify_overrides(verify, verify_retries, judge_model)},
     )
     console = Console(stderr=True)
     run_dir = Path(out_dir) if out_dir else new_run_dir(settings.paths.runs, f"demo {goal}")

@@ -77,7 +77,7 @@ def arena_instance_env(suite: str, instance: int | None, workers: int, share: bo
                      listing=listing)
 
 
-MODEL_SECTIONS = ("model", "summarizer_model")
+MODEL_SECTIONS = ("model", "summarizer_model", "judge")
 
 
 def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:

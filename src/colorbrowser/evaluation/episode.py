@@ -20,6 +20,7 @@ from colorbrowser.agent.knowledge import KnowledgeHook
 from colorbrowser.agent.trajectory import Redactor
 from colorbrowser.errors import BrowserError, EpisodeEnd, UserError
 from colorbrowser.evaluation.task import Task, TaskSetupError, TaskSpec, Validation
+from colorbrowser.evidence import Verification
 from colorbrowser.knowledge.aliases import SiteAliases
 from colorbrowser.protocols import Decider, EpisodeView, Hook
 from colorbrowser.run.factory import build_episode
@@ -168,6 +169,7 @@ class TaskRun:
     error_class: str | None = None
     spec: TaskSpec | None = None
     episode: Episode | None = None
+    verification: Verification | None = None  # the verifier's verdict on the stop
     # The secrets this run knows (API keys, passwords typed), for whoever writes it down.
     redactor: Redactor = field(default_factory=Redactor)
 
@@ -219,11 +221,19 @@ def run_task_episode(
     """Set up, run, validate and tear down one task. ``episode_type``: an Episode
     subclass (a copilot study's, where a scripted person answers the gate)."""
     run = TaskRun(task.id, redactor=Redactor(set(settings.secrets())))
+    if decider is not None and settings.agent.verify_retries and not getattr(
+            decider, "takes_second_chance", False):
+        # A replayed plan is the thing measured: the verifier judges its stop but
+        # does not send it back (a script cannot take a second chance).
+        agent = settings.agent.model_copy(update={"verify_retries": 0})
+        settings = settings.model_copy(update={"agent": agent})
     deadline = Deadline(timeout)
     try:
         env.reset(None)  # a fresh tab: nothing left from the task before
         spec = run.spec = task.setup(env.page)
         run.goal = spec.goal
+        probe = getattr(task, "state_probe", None)  # the arena's databases, where there are
+        state_changed = probe() if callable(probe) else None
         if spec.viewport:
             env.page.set_viewport_size({"width": spec.viewport[0], "height": spec.viewport[1]})
     except (TaskSetupError, BrowserError, UserError) as exc:
@@ -237,6 +247,7 @@ def run_task_episode(
                 model=DeadlineModel(model, deadline) if timeout is not None else model,
                 env=PreparedEnv(env), kb=kb, asker=asker, decider=decider,
                 hooks=[deadline, TaskDoneHook(task, env), *hooks],
+                state_changed=state_changed,
                 site_aliases=SiteAliases.of(spec.site_aliases),
                 **({"episode_type": episode_type} if episode_type is not None else {}))
             if episode.trajectory is not None:
@@ -255,6 +266,7 @@ def run_task_episode(
                     "info": validation.info,
                 })
             run.status, run.steps, run.answer = result.status, result.steps, result.answer
+            run.verification = result.verification
             run.usage, run.validation = result.usage, validation
             run.error = result.error or validation.error
             run.error_class = classify(result, validation)

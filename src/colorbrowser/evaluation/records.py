@@ -61,6 +61,10 @@ class EpisodeRecord(BaseModel):
     trajectory: str | None = None  # run folder, relative to the study folder
     goal: str = ""
     answer: str | None = None
+    # The verifier's word on the stop: verified, unverified, refuted (None: it was off,
+    # or the record is older than the verifier), and why.
+    verdict: str | None = None
+    verdict_reasons: list[str] = Field(default_factory=list)
     started: str = ""
     finished: str = ""
     worker: str = ""

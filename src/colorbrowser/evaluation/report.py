@@ -141,6 +141,37 @@ class Comparison:
         return [f for f in self.flips if not f.fixed]
 
 
+@dataclass(frozen=True)
+class Verdicts:
+    """The verifier's verdicts over episodes, and where they disagree with the score:
+    ``verified_failed`` are false "done"s it let through, ``refuted_succeeded`` are
+    successes it refused (false alarms)."""
+
+    counts: dict[str, int]  # verified, unverified, refuted, "none" (no verifier ran)
+    verified_failed: int
+    refuted_succeeded: int
+
+    @classmethod
+    def of(cls, records: Iterable[EpisodeRecord]) -> Verdicts:
+        scored = [r for r in records if not r.errored]
+        counts = Counter(r.verdict or "none" for r in scored)
+        return cls(
+            counts={k: counts.get(k, 0) for k in ("verified", "unverified", "refuted", "none")},
+            verified_failed=sum(r.verdict == "verified" and not r.success for r in scored),
+            refuted_succeeded=sum(r.verdict == "refuted" and r.success for r in scored))
+
+    @property
+    def judged(self) -> int:
+        return sum(n for k, n in self.counts.items() if k != "none")
+
+    def line(self) -> str:
+        c = self.counts
+        return (f"{c['verified']} verified, {c['unverified']} unverified, {c['refuted']} refuted"
+                + (f", {c['none']} without a verdict" if c["none"] else "")
+                + f"; {self.verified_failed} verified but failed, "
+                  f"{self.refuted_succeeded} refuted but succeeded")
+
+
 @dataclass
 class Report:
     study: Path
@@ -156,6 +187,10 @@ class Report:
     @property
     def errored(self) -> list[EpisodeRecord]:
         return [r for r in self.records if r.errored]
+
+    @property
+    def verdicts(self) -> Verdicts:
+        return Verdicts.of(self.records)
 
     @property
     def suites(self) -> list[str]:

@@ -219,6 +219,8 @@ class EpisodeWorker:
             completion_tokens=run.usage.completion_tokens, tokens=run.usage.total_tokens,
             cost=round(run.usage.cost, 6), error_class=error_class, error=run.error,
             goal=run.goal, answer=run.answer,
+            verdict=run.verification.verdict if run.verification else None,
+            verdict_reasons=list(run.verification.reasons) if run.verification else [],
             info=_jsonable(validation.info) if validation else {},
             trajectory=job.rel_dir if job.run_dir.exists() else None,
             instance=self._instance,

@@ -24,6 +24,8 @@ from colorbrowser.run.flags import (
     require_start_allowed,
     settings_from_flags,
     terminal_asker,
+    verify_options,
+    verify_overrides,
 )
 from colorbrowser.safe_text import escape
 
@@ -60,9 +62,11 @@ from colorbrowser.safe_text import escape
                    "policy: payments, deletions, forms that POST...).")
 @knowledge_options
 @help_options
+@verify_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, allow_hosts,
                 allow_file_url, memory, summarizer_model, summary_budget, max_steps, max_cost,
-                out_dir, headed, as_json, output_schema, profile_name, confirm_risky,
+                out_dir, headed, as_json, output_schema, profile_name, confirm_risky, verify,
+                verify_retries, judge_model,
                 **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     if not goal.strip():
@@ -85,7 +89,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
          ("summarizer_model", "model"): summarizer_model,
          ("browser", "headless"): False if headed else None,
          ("browser", "allow_hosts"): allow_hosts, ("browser", "trusted_pages"): trusted or None,
-         **loop_overrides(**loop_flags)},
+         **loop_overrides(**loop_flags),
+         **verify_overrides(verify, verify_retries, judge_model)},
     )
     require_start_allowed(start_url, settings)
     console = Console(stderr=True)

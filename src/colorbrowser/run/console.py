@@ -73,6 +73,11 @@ class KnowledgeConsole(Hook):
 def print_summary(console: Console, result: EpisodeResult) -> None:
     table = Table(show_header=False, box=None)
     table.add_row("status", result.status)
+    if result.verification is not None:
+        v = result.verification
+        colour = {"verified": "green", "refuted": "red"}.get(v.verdict, "yellow")
+        table.add_row("verdict", f"[{colour}]{v.verdict}[/]"
+                      + (f": {escape(_clip(v.reason_text(), 300))}" if v.reasons else ""))
     table.add_row("answer", escape(result.answer) if result.answer is not None else "-")
     table.add_row("steps", str(result.steps))
     u = result.usage

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -95,7 +95,7 @@ def settings_snapshot(settings: Settings) -> dict[str, Any]:
     endpoint this key was already used with, without the key ever being written.
     """
     data = settings.model_dump(mode="json")
-    for name in ("model", "summarizer_model"):
+    for name in ("model", "summarizer_model", "judge"):
         section, model = data.get(name), getattr(settings, name)
         if isinstance(section, dict) and model is not None and model.api_key is not None:
             section["key_seal"] = key_seal(model.api_key.get_secret_value(), model.base_url)
@@ -137,6 +137,22 @@ def help_hooks(settings: Settings, model: Model, kb: KnowledgeBase | None,
     return [hook] if hook is not None else []
 
 
+def verify_hooks(settings: Settings, stack: contextlib.ExitStack,
+                 state_changed: Callable[[], bool | None] | None = None) -> list[Hook]:
+    """The verifier at the stop, with the model judge when one is configured; [] when
+    verification is off."""
+    if settings.agent.verify == "off":
+        return []
+    from colorbrowser.agent.verifying import VerifyHook
+
+    judge = None
+    if settings.judge is not None:
+        from colorbrowser.agent.judge import ModelJudge
+
+        judge = ModelJudge(open_model(settings.judge, stack, settings.paths.cache))
+    return [VerifyHook(settings.agent.verify_retries, judge=judge, state_changed=state_changed)]
+
+
 def build_episode(
     goal: str,
     start_url: str | None,
@@ -159,12 +175,14 @@ def build_episode(
     output: OutputSpec | None = None,
     vault: Vault | None = None,
     profile: Profile | None = None,
+    state_changed: Callable[[], bool | None] | None = None,
 ) -> Episode:
     """``site_aliases`` names locally served sites stably for knowledge (tips, scopes);
     ``episode_type`` an Episode subclass (the copilot's, where a person may take over);
     ``tools`` Python functions the Operator may call as actions; ``output`` the schema
     the final answer must fit; ``vault`` the secrets it may type (default: the
-    config's [secrets]); ``profile`` a saved sign-in the browser starts with."""
+    config's [secrets]); ``profile`` a saved sign-in the browser starts with;
+    ``state_changed`` tells the verifier whether the site's database changed (the arena)."""
     from colorbrowser.actions import BUILTIN
     from colorbrowser.agent.tools import with_tools
 
@@ -216,7 +234,8 @@ def build_episode(
         start_url=start_url,
         trajectory=trajectory,
         memory=build_memory(settings, model, stack),
-        hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks],
+        hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks,
+               *verify_hooks(settings, stack, state_changed)],
         tools=by_name,
         vault=vault,
     )

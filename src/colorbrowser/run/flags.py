@@ -104,6 +104,27 @@ def help_options(f):
     return f
 
 
+def verify_options(f):
+    """--verify, --verify-retries and --judge-model."""
+    f = click.option("--judge-model", default=None,
+                     help="A model judge after the verifier's checks (same endpoint unless "
+                          "the config's [judge] says).")(f)
+    f = click.option("--verify-retries", type=click.IntRange(0, 10), default=None,
+                     help="How often a stop the verifier refuses goes back to the agent "
+                          "(default 2).")(f)
+    f = click.option("--verify", type=click.Choice(["on", "off"]), default=None,
+                     help="on: check a stop against the evidence before calling it done "
+                          "(default); off: take the model's word.")(f)
+    return f
+
+
+def verify_overrides(verify: str | None = None, verify_retries: int | None = None,
+                     judge_model: str | None = None) -> dict[tuple[str, ...], Any]:
+    """Settings overrides for the verifier flags (None leaves the configured value)."""
+    return {("agent", "verify"): verify, ("agent", "verify_retries"): verify_retries,
+            ("judge", "model"): judge_model}
+
+
 def loop_overrides(knowledge: str | None = None, kb_path: Path | None = None,
                    interactive: bool | None = None, critic_every: int | None = None,
                    ) -> dict[tuple[str, ...], Any]:

@@ -41,11 +41,14 @@ def resume_settings(meta: dict[str, Any], current: Settings) -> tuple[Settings, 
     for name in ("secret_sources", "secrets"):  # a run folder is data: never a secret
         saved.pop(name, None)
     seals: dict[str, Any] = {}
-    for name in ("model", "summarizer_model"):
+    for name in ("model", "summarizer_model", "judge"):
         section = saved.get(name)
         if isinstance(section, dict):
             section.pop("api_key", None)
             seals[name] = section.pop("key_seal", None)
+    agent = saved.get("agent")
+    if isinstance(agent, dict) and "verify" not in agent:
+        agent["verify"] = "off"  # recorded before the verifier: it goes on as it began
     try:
         settings = Settings.model_validate(saved)
     except ValidationError as exc:
@@ -94,11 +97,17 @@ def _endpoints(settings: Settings, current: Settings, seals: dict[str, Any]) -> 
             summarizer.api_key = key
         if was != summarizer.base_url:
             changes.append(_endpoint_change("summarizer_model", was, summarizer.base_url))
+    judge = settings.judge
+    if judge is not None:  # the judge reads everything: only one the person names now
+        was, now = judge.base_url, current.judge.base_url if current.judge else None
+        settings.judge = current.judge
+        if was != now:
+            changes.append(_endpoint_change("judge", was, now))
     return changes
 
 
 def _endpoint_change(section: str, was: str | None, now: str | None) -> str:
-    where = _shown(now) if now else "the offline model"
+    where = _shown(now) if now else "no judge" if section == "judge" else "the offline model"
     again = f"; pass --base-url {was} to use it" if was and section == "model" else ""
     return (f"{section}.base_url: the run folder says {_shown(was)}; resuming with your "
             f"settings ({where}){again}")

@@ -180,6 +180,8 @@ def report_command(study: Path, other: Path | None, out_dir: Path | None,
     console.print(summary_table(report))
     if together:
         console.print(collaboration_table(together))
+    if report.verdicts.judged:
+        console.print(f"verdicts: {escape(report.verdicts.line())}")
     if report.overall.errored:
         console.print(f"errored (counted as not successful): "
                       f"{escape(errors_line(report.overall))}")

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import writing_where_told
 from colorbrowser.evaluation.records import EpisodeRecord
+from colorbrowser.evidence import Verification
 from colorbrowser.steps import Step, StepUsage
 from colorbrowser.ui.images import data_uri, inside
 
@@ -60,6 +61,7 @@ class StepView:
     notices: list[tuple[str, str]]  # (label, text): critic, format errors, page errors
     observation: str
     usage: StepUsage
+    evidence: list[str]  # what the browser saw the action cause (requests, cookies...)
     som: Shot
     screenshot: Shot
 
@@ -80,6 +82,8 @@ class TraceView:
     success: bool | None
     elapsed: float | None
     usage: StepUsage
+    verdict: str | None = None
+    verdict_reasons: list[str] = field(default_factory=list)
     steps: list[StepView] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
 
@@ -137,6 +141,9 @@ def step_view(run_dir: Path, step: Step) -> StepView:
         notices.append(("model reply", step.reply))
     if not step.executed:
         notices.append(("not run", result.error or "the gate stopped it"))
+    if step.verification is not None:
+        v = step.verification
+        notices.append(("verifier", v.verdict + (f": {v.reason_text()}" if v.reasons else "")))
     for gate in step.gate:
         if gate.verdict != "run" or gate.edited_from:
             what = f"{gate.verdict} by {gate.by}" + (f": {gate.reason}" if gate.reason else "")
@@ -167,6 +174,7 @@ def step_view(run_dir: Path, step: Step) -> StepView:
         notices=notices,
         observation=step.observation,
         usage=step.usage,
+        evidence=step.evidence.lines() if step.evidence is not None else [],
         som=Shot.load(run_dir, step.som),
         screenshot=Shot.load(run_dir, step.screenshot),
     )
@@ -186,6 +194,7 @@ def load_trace(run_dir: Path, record: EpisodeRecord | None = None) -> TraceView:
     usage = StepUsage.read(result.get("usage")) if result.get("usage") else StepUsage.total(
         [step.usage for step in steps])
     reward = validation.get("reward", record.reward if record else None)
+    verification = _verification(result.get("verification"))
     success = validation.get("success", record.success if record else None)
     return TraceView(
         run_dir=run_dir,
@@ -202,6 +211,8 @@ def load_trace(run_dir: Path, record: EpisodeRecord | None = None) -> TraceView:
         success=bool(success) if success is not None else None,
         elapsed=_float(result["elapsed"]) if "elapsed" in result else None,
         usage=usage,
+        verdict=verification.verdict if verification else None,
+        verdict_reasons=list(verification.reasons) if verification else [],
         steps=steps,
         notices=notices,
     )
@@ -237,6 +248,16 @@ def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _verification(data: Any) -> Verification | None:
+    """The verdict result.json holds; none in runs from before the verifier or damaged."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Verification.model_validate(data)
+    except ValidationError:
+        return None
 
 
 def _note(value: BaseModel | None) -> str:

@@ -1,0 +1,153 @@
+"""A fault mode for the arena: a small loopback proxy in front of one app that makes
+chosen requests fail the way real sites fail their users.
+
+- ``fail``: the request never reaches the app; the proxy answers 500 with an error page;
+- ``fake_saved``: the request never reaches the app; the proxy answers 200 with a
+  "Saved!" page, so the page looks right while nothing was stored;
+- ``no_cookie``: the request reaches the app, but the answer loses its Set-Cookie
+  headers (a sign-in that gives no session).
+
+Everything else passes through unchanged, Host header included, so the app builds its
+links and redirects for the proxy's address and the agent stays behind the proxy. The
+proxy binds 127.0.0.1 and answers only requests addressed to it (a Host check against
+DNS rebinding), like the apps behind it.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Literal
+
+FaultMode = Literal["fail", "fake_saved", "no_cookie"]
+_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
+        "proxy-authenticate", "proxy-authorization", "content-length"}
+FAIL_PAGE = ("<!doctype html><title>500 Internal Server Error</title>"
+             "<h1>Internal Server Error</h1><p>The server could not complete the request.</p>")
+SAVED_PAGE = ("<!doctype html><title>Saved</title>"
+              "<p class=\"notice\">Saved! Your changes have been stored.</p>"
+              "<p><a href=\"/\">Back</a></p>")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Which requests fail and how: ``path`` is a regex matched at the start of the path."""
+
+    method: str
+    path: str
+    mode: FaultMode
+
+    def matches(self, method: str, path: str) -> bool:
+        return method.upper() == self.method.upper() and re.match(self.path, path) is not None
+
+
+@dataclass
+class FaultProxy:
+    """Serves on a free loopback port and forwards to ``target_port`` on 127.0.0.1."""
+
+    target_port: int
+    faults: list[Fault]
+    port: int = 0
+    hits: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, mode)
+    _server: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def fault_for(self, method: str, path: str) -> Fault | None:
+        return next((f for f in self.faults if f.matches(method, path)), None)
+
+    def start(self) -> FaultProxy:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                proxy.handle(self)
+
+            do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = _any
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        server.daemon_threads = True
+        self.port = int(server.server_address[1])
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, name="fault-proxy",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FaultProxy:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- one request -------------------------------------------------------------------
+    def handle(self, req: BaseHTTPRequestHandler) -> None:
+        host = (req.headers.get("Host") or "").lower()
+        if host not in (f"127.0.0.1:{self.port}", f"localhost:{self.port}"):
+            _send(req, 421, "<h1>Misdirected request</h1>")
+            return
+        length = int(req.headers.get("Content-Length") or 0)
+        body = req.rfile.read(length) if length else b""
+        path = req.path.split("?", 1)[0]
+        fault = self.fault_for(req.command, path)
+        if fault is not None:
+            self.hits.append((req.command, path, fault.mode))
+            if fault.mode == "fail":
+                _send(req, 500, FAIL_PAGE)
+                return
+            if fault.mode == "fake_saved":
+                _send(req, 200, SAVED_PAGE)
+                return
+        self._forward(req, body, drop_cookies=fault is not None and fault.mode == "no_cookie")
+
+    def _forward(self, req: BaseHTTPRequestHandler, body: bytes, *, drop_cookies: bool) -> None:
+        upstream = http.client.HTTPConnection("127.0.0.1", self.target_port, timeout=60)
+        try:
+            headers = {k: v for k, v in req.headers.items() if k.lower() not in _HOP}
+            upstream.request(req.command, req.path, body=body or None, headers=headers)
+            answer = upstream.getresponse()
+            data = answer.read()
+        except OSError as exc:
+            _send(req, 502, f"<h1>Bad gateway</h1><p>{type(exc).__name__}</p>")
+            return
+        finally:
+            upstream.close()
+        req.send_response(answer.status, answer.reason)
+        for key, value in answer.getheaders():
+            if key.lower() in _HOP or (drop_cookies and key.lower() == "set-cookie"):
+                continue
+            req.send_header(key, value)
+        req.send_header("Content-Length", str(len(data)))
+        req.end_headers()
+        if req.command != "HEAD":
+            req.wfile.write(data)
+
+
+def _send(req: BaseHTTPRequestHandler, status: int, html: str) -> None:
+    body = html.encode()
+    req.send_response(status)
+    req.send_header("Content-Type", "text/html; charset=utf-8")
+    req.send_header("Content-Length", str(len(body)))
+    req.end_headers()
+    if req.command != "HEAD":
+        req.wfile.write(body)

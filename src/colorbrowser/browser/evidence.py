@@ -1,0 +1,212 @@
+"""The evidence log: what one action made the browser do, from the browser's own events.
+
+The session feeds it every request, response, failure, download and dialog of every
+tab; ``EvidenceLog.begin`` marks the start of an action and ``collect`` turns what came
+after into an ``Evidence``: requests (method, URL, status; form posts with their field
+names only), cookies set or removed per site (names only, values are compared here and
+never kept), downloads, dialogs, and the error texts the page shows afterwards.
+No model is involved, and nothing typed into a form is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from playwright.sync_api import Download, Page, Request, Response
+from playwright.sync_api import Error as PlaywrightError
+
+from colorbrowser.evidence import MAX_REQUESTS, CookieChange, Evidence, RequestNote
+
+# Resources that say nothing about what an action did.
+_QUIET = {"image", "stylesheet", "font", "script", "media", "manifest", "texttrack", "ping"}
+ANSWER_WAIT_S = 2.0  # how long a look waits for requests the action started to be answered
+MAX_TEXTS = 5
+TEXT_CHARS = 200
+
+# Error texts a page shows: alerts, and elements whose id or class names an error,
+# plus a heading or title that reads like an error page. Run in the page's main frame.
+_ERROR_TEXTS_JS = r"""(limit) => {
+  const out = [];
+  const seen = new Set();
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const add = (t) => {
+    t = (t || '').replace(/\s+/g, ' ').trim();
+    if (t && !seen.has(t) && out.length < limit) { seen.add(t); out.push(t); }
+  };
+  const named = new RegExp('(^|[\\s_-])(error|errors|errorlist|alert-danger|danger|invalid|'
+    + 'failure|failed|warning|flash-error|flash-alert)($|[\\s_-])', 'i');
+  for (const e of document.querySelectorAll('[role=alert], [id], [class]')) {
+    if (out.length >= limit) break;
+    const name = (e.id || '') + ' ' + (typeof e.className === 'string' ? e.className : '');
+    if (e.getAttribute('role') !== 'alert' && !named.test(name)) continue;
+    if (['INPUT', 'TEXTAREA', 'SELECT', 'BODY', 'HTML', 'FORM'].includes(e.tagName)) continue;
+    if (!visible(e)) continue;
+    add(e.innerText);
+  }
+  const heading = document.querySelector('h1');
+  const looks = new RegExp('\\b(error|exception|not found|forbidden|unauthori[sz]ed|'
+    + 'internal server|bad request|service unavailable|[45]\\d\\d)\\b', 'i');
+  if (heading && looks.test(heading.innerText || '')) add(heading.innerText);
+  if (looks.test(document.title || '')) add(document.title);
+  return out;
+}"""
+
+
+def form_fields(request: Request) -> list[str]:
+    """The names of the fields a request sent, never their values."""
+    try:
+        body = request.post_data_buffer
+        kind = (request.header_value("content-type") or "").lower()
+    except (PlaywrightError, UnicodeDecodeError, ValueError):
+        return []
+    if not body:
+        return []
+    text = body.decode("utf-8", "replace")
+    names: list[str] = []
+    if "multipart/form-data" in kind:
+        names = re.findall(r'content-disposition:[^\r\n]*?\bname="([^"]*)"', text, re.I)
+    elif "json" in kind:
+        with contextlib.suppress(ValueError):
+            data = json.loads(text)
+            names = [str(k) for k in data] if isinstance(data, dict) else []
+    elif "x-www-form-urlencoded" in kind or not kind:
+        names = [k for k, _ in parse_qsl(text, keep_blank_values=True)]
+    unique = list(dict.fromkeys(n[:80] for n in names))
+    return unique[:50]
+
+
+def site_of(domain: str) -> str:
+    return domain.lstrip(".").lower()
+
+
+@dataclass
+class _Seen:
+    request: Request
+    status: int | None = None
+    failure: str | None = None
+    answered: bool = False
+
+
+@dataclass
+class EvidenceLog:
+    """Events of every tab since the last ``begin``; fed by BrowserSession."""
+
+    seen: list[_Seen] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    downloads: list[str] = field(default_factory=list)
+    cookies: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    _index: dict[Request, _Seen] = field(default_factory=dict)
+
+    # -- fed by the session's listeners --------------------------------------------------
+    def on_request(self, request: Request) -> None:
+        with contextlib.suppress(PlaywrightError):
+            if request.resource_type in _QUIET or not request.url.startswith("http"):
+                return
+            item = _Seen(request)
+            self.seen.append(item)
+            self._index[request] = item
+
+    def on_response(self, response: Response) -> None:
+        item = self._index.get(response.request)
+        if item is not None:
+            with contextlib.suppress(PlaywrightError):
+                item.status = response.status
+            item.answered = True
+
+    def on_failed(self, request: Request) -> None:
+        item = self._index.get(request)
+        if item is not None:
+            with contextlib.suppress(PlaywrightError):
+                item.failure = request.failure or "failed"
+            item.answered = True
+
+    def on_dialog(self, text: str) -> None:
+        self.dialogs.append(text)
+
+    def on_download(self, download: Download) -> None:
+        with contextlib.suppress(PlaywrightError):
+            self.downloads.append(f"{download.suggested_filename} from {download.url}")
+
+    # -- one action ----------------------------------------------------------------------
+    def begin(self, cookies: list[dict[str, Any]]) -> None:
+        """An action starts: forget what came before, remember the cookies as they are."""
+        self.seen.clear()
+        self._index.clear()
+        self.dialogs.clear()
+        self.downloads.clear()
+        self.cookies = _cookie_map(cookies)
+
+    def wait_for_answers(self, page: Page, seconds: float = ANSWER_WAIT_S) -> None:
+        """Let requests the action started get their answers (driver-side waits only)."""
+        deadline = time.monotonic() + seconds
+        with contextlib.suppress(PlaywrightError):
+            while (any(not s.answered for s in self.seen) and time.monotonic() < deadline
+                   and not page.is_closed()):
+                page.wait_for_timeout(20)
+
+    def collect(self, page: Page | None, cookies: list[dict[str, Any]]) -> Evidence:
+        """What happened since ``begin``, as the step's evidence."""
+        requests = [_note(s) for s in self.seen]
+        after = _cookie_map(cookies)
+        evidence = Evidence(
+            requests=requests[:MAX_REQUESTS], more_requests=max(0, len(requests) - MAX_REQUESTS),
+            dialogs=list(self.dialogs), downloads=list(self.downloads),
+            cookies=_cookie_changes(self.cookies, after),
+            page_errors=error_texts(page) if page is not None else [])
+        self.cookies = after
+        return evidence
+
+
+def _note(item: _Seen) -> RequestNote:
+    request = item.request
+    try:
+        method, url, kind = request.method, request.url, request.resource_type
+    except PlaywrightError:
+        method, url, kind = "GET", "", ""
+    fields = form_fields(request) if method.upper() not in ("GET", "HEAD") else []
+    failure = item.failure if item.answered else None
+    return RequestNote(method=method, url=url[:500], status=item.status, kind=kind,
+                       fields=fields, failure=failure)
+
+
+def _cookie_map(cookies: list[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
+    return {(site_of(str(c.get("domain", ""))), str(c.get("name", "")), str(c.get("path", "/"))):
+            str(c.get("value", "")) for c in cookies}
+
+
+def _cookie_changes(before: dict[tuple[str, str, str], str],
+                    after: dict[tuple[str, str, str], str]) -> list[CookieChange]:
+    changes: dict[str, CookieChange] = {}
+
+    def of(site: str) -> CookieChange:
+        return changes.setdefault(site, CookieChange(site=site))
+
+    for key, value in after.items():
+        if before.get(key) != value and key[1] not in of(key[0]).set:
+            of(key[0]).set.append(key[1])
+    for key in before:
+        if key not in after and key[1] not in of(key[0]).removed:
+            of(key[0]).removed.append(key[1])
+    return [c for c in changes.values() if c.set or c.removed]
+
+
+def error_texts(page: Page) -> list[str]:
+    """Error texts the page shows now; none when the page cannot be read."""
+    try:
+        if page.is_closed():
+            return []
+        texts = page.evaluate(_ERROR_TEXTS_JS, MAX_TEXTS)
+    except PlaywrightError:
+        return []
+    return [str(t)[:TEXT_CHARS] for t in texts if isinstance(t, str)] if isinstance(
+        texts, list) else []

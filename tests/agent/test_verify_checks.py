@@ -1,0 +1,237 @@
+"""The verifier's deterministic checks on recorded steps: what the goal asks for, and
+each check refusing a false "done" and accepting a true one. (The same checks run in
+real Chromium in test_verify_browser.py; here the records are written out by hand so
+each rule can be read next to its case.)"""
+
+from __future__ import annotations
+
+from colorbrowser.agent.verify import FinalPage, Proof, goal_kinds, values_in, verify
+from colorbrowser.evidence import CookieChange, Evidence, RequestNote
+from colorbrowser.steps import Step
+
+SHOP = "[3] heading 'Trail shop'\n[4] listitem 'Wool hiking socks: $12.50, added on 2024-03-05'"
+
+
+def step(n: int, action: str, *, page: str = "", evidence: Evidence | None = None,
+         url: str = "http://127.0.0.1:8000/shop.html") -> Step:
+    return Step(step=n, action=action, observation=page, url=url, evidence=evidence)
+
+
+def post(url: str, status: int | None, fields=("title",), failure=None) -> RequestNote:
+    return RequestNote(method="POST", url=url, status=status, kind="document",
+                       fields=list(fields), failure=failure)
+
+
+def doc(url: str, status: int) -> RequestNote:
+    return RequestNote(method="GET", url=url, status=status, kind="document")
+
+
+def proof(goal: str, answer: str, steps: list[Step], final_text: str = "",
+          final_url: str = "http://127.0.0.1:8000/shop.html", title: str = "") -> Proof:
+    return Proof(goal=goal, answer=answer, steps=steps,
+                 final=FinalPage(url=final_url, title=title, text=final_text))
+
+
+# -- what the goal asks for -------------------------------------------------------------
+def test_goal_kinds_come_from_the_wording():
+    assert goal_kinds("What is the price of the wool hiking socks?", []) == ["information"]
+    assert goal_kinds("Add the comment \"Fixed\" to ticket #33.", []) == ["change"]
+    assert goal_kinds("Set the priority of ticket #36 to critical.", []) == ["change"]
+    assert goal_kinds("Log in as hugo", []) == ["sign_in"]
+    assert goal_kinds("Open the wiki page that explains how to install Harbor.", []) == ["open"]
+    assert goal_kinds("Find ticket 12 and close it", []) == ["change"]
+    assert goal_kinds("Sign in and then post a reply saying thanks", []) == ["change", "sign_in"]
+
+
+def test_a_write_the_episode_made_makes_it_a_change_goal_whatever_the_wording():
+    steps = [step(1, "click('5')", evidence=Evidence(requests=[post("http://h/save", 500)]))]
+    assert "change" in goal_kinds("Tell the shop my new address is 4 Elm Road", steps)
+    sign_in = [step(1, "click('5')", evidence=Evidence(
+        requests=[post("http://h/login", 303, fields=("user", "password"))]))]
+    assert "change" not in goal_kinds("What is my account balance?", sign_in)
+
+
+def test_values_in_an_answer_are_numbers_dates_quoted_strings_and_names():
+    found = {(v.kind, v.text) for v in values_in(
+        'Julian Moreau closed it on March 5, 2024 with "wontfix"; it cost $1,204.50')}
+    assert found == {("name", "Julian Moreau"), ("date", "March 5, 2024"),
+                     ("quoted", "wontfix"), ("number", "1,204.50")}
+    assert values_in("Based on the page it is 7") == [values_in("7")[0]]
+
+
+# -- empty and "cannot be done" ---------------------------------------------------------------
+def test_an_empty_answer_to_a_question_is_refuted_and_a_real_one_accepted():
+    steps = [step(1, "scroll(0, 300)", page=SHOP)]
+    empty = verify(proof("What is the price of the wool hiking socks?", "", steps))
+    assert empty.verdict == "refuted"
+    assert "the answer is empty" in empty.reason_text()
+    good = verify(proof("What is the price of the wool hiking socks?", "$12.50", steps))
+    assert good.verdict == "verified", good.reasons
+
+
+def test_cannot_be_done_needs_a_reason():
+    steps = [step(1, "scroll(0, 300)", page=SHOP)]
+    bare = verify(proof("What does the trail map weigh?", "cannot be done", steps))
+    assert bare.verdict == "unverified" and "gives no reason" in bare.reason_text()
+    explained = verify(proof("What does the trail map weigh?",
+                             "It cannot be done because the shop lists no weights", steps))
+    assert explained.verdict == "verified"
+
+
+# -- grounded answers -------------------------------------------------------------------------
+def test_a_value_seen_on_no_page_is_named_in_the_refusal():
+    steps = [step(1, "scroll(0, 300)", page=SHOP)]
+    made_up = verify(proof("What is the price of the wool hiking socks?", "$42.00", steps))
+    assert made_up.verdict == "refuted"
+    assert "'42.00'" in made_up.reason_text() and "on no page you saw" in made_up.reason_text()
+    formatted = verify(proof("What is the price of the wool hiking socks?",
+                             "It costs 12.5 dollars, since 2024-03-05", steps))
+    assert formatted.verdict == "verified", formatted.reasons
+    date = verify(proof("When were the socks added?", "5 March 2024", steps))
+    assert date.verdict == "verified", date.reasons
+
+
+def test_element_ids_in_the_page_text_do_not_ground_a_number():
+    steps = [step(1, "scroll(0, 300)", page=SHOP)]  # holds the ids [3] and [4]
+    assert verify(proof("How many trail maps are left?", "4", steps)).verdict == "refuted"
+
+
+def test_a_calculation_of_seen_values_grounds_its_result_and_one_of_unseen_values_does_not():
+    page = "[3] listitem 'Socks $12.50' [4] listitem 'Map $4.20'"
+    seen = [step(1, "scroll(0, 1)", page=page),
+            step(2, "calculate('12.50 + 4.20')",
+                 evidence=Evidence(calculations=["12.50 + 4.20 = 16.70"]))]
+    assert verify(proof("What do the socks and the map cost together?", "$16.70",
+                        seen)).verdict == "verified"
+    unseen = [step(1, "scroll(0, 1)", page=page),
+              step(2, "calculate('12.50 + 9.99')",
+                   evidence=Evidence(calculations=["12.50 + 9.99 = 22.49"]))]
+    refused = verify(proof("What do the socks and the map cost together?", "$22.49", unseen))
+    assert refused.verdict == "refuted" and "'22.49'" in refused.reason_text()
+
+
+def test_a_note_counts_only_when_its_own_values_were_seen():
+    note_seen = [step(1, "scroll(0, 1)", page="[7] cell 'Owner: Julian Moreau'"),
+                 step(2, "goto('http://h/other')", page="[2] heading 'Other'"),
+                 step(3, "take_note('owner Julian Moreau')",
+                      evidence=Evidence(notes=["owner Julian Moreau"]))]
+    assert verify(proof("Who owns ticket 18?", "Julian Moreau",
+                        note_seen)).verdict == "verified"
+    note_unseen = [step(1, "take_note('owner Clara Oswin')",
+                        evidence=Evidence(notes=["owner Clara Oswin"]))]
+    refused = verify(proof("Who owns ticket 18?", "Clara Oswin", note_unseen))
+    assert refused.verdict == "refuted" and "'Clara Oswin'" in refused.reason_text()
+
+
+# -- changes ------------------------------------------------------------------------------------
+GOAL = "Add a product titled \"Gaiters\"."
+
+
+def test_a_change_needs_a_successful_write_after_the_last_change_action():
+    ok = [step(1, "fill('5', 'Gaiters')"),
+          step(2, "click('6')", evidence=Evidence(requests=[
+              post("http://h/save", 303), doc("http://h/saved", 200)]))]
+    verdict = verify(proof(GOAL, "Saved the product", ok))
+    assert verdict.verdict == "verified", verdict.reasons
+    failed = [step(1, "fill('5', 'Gaiters')"),
+              step(2, "click('6')", evidence=Evidence(requests=[post("http://h/save", 500)],
+                                                     page_errors=["Internal Server Error"]))]
+    verdict = verify(proof(GOAL, "Saved the product", failed))
+    assert verdict.verdict == "refuted"
+    assert "answered 500 to POST http://h/save at step 2" in verdict.reason_text()
+
+
+def test_a_change_never_submitted_is_refuted():
+    typed_only = [step(1, "fill('5', 'Gaiters')")]
+    verdict = verify(proof(GOAL, "Done", typed_only))
+    assert verdict.verdict == "refuted" and "nothing was saved" in verdict.reason_text()
+    saved_then_typed = [
+        step(1, "click('6')", evidence=Evidence(requests=[post("http://h/save", 303)])),
+        step(2, "fill('5', 'Gaiters v2')")]
+    verdict = verify(proof(GOAL, "Done", saved_then_typed))
+    assert verdict.verdict == "refuted" and "never submitted" in verdict.reason_text()
+
+
+def test_a_write_caused_by_typing_is_no_submission():
+    """An auto-preview posts the form as one types; only a submitting action commits."""
+    preview = RequestNote(method="POST", url="http://h/ticket/33", status=200, kind="xhr",
+                          fields=["comment"])
+    typed = [step(1, "fill('5', 'Gaiters')", evidence=Evidence(requests=[preview]))]
+    verdict = verify(proof(GOAL, "Done", typed))
+    assert verdict.verdict == "refuted" and "nothing was saved" in verdict.reason_text()
+
+
+def test_an_error_text_after_a_successful_status_refutes_the_change():
+    steps = [step(1, "click('6')", evidence=Evidence(
+        requests=[post("http://h/save", 200)], page_errors=["Title is required"]))]
+    verdict = verify(proof(GOAL, "Done", steps))
+    assert verdict.verdict == "refuted" and "'Title is required'" in verdict.reason_text()
+
+
+def test_a_database_that_did_not_change_refutes_a_saved_page():
+    steps = [step(1, "click('6')", evidence=Evidence(requests=[post("http://h/save", 200)]))]
+    told = proof(GOAL, "Done", steps)
+    told.state_changed = False
+    verdict = verify(told)
+    assert verdict.verdict == "refuted" and "nothing changed in its database" in \
+        verdict.reason_text()
+    told.state_changed = True
+    assert verify(told).verdict == "verified"
+
+
+# -- sign in and open a page ---------------------------------------------------------------------
+def test_signing_in_needs_a_session_cookie_for_the_site():
+    login = post("http://127.0.0.1:8000/login", 303, fields=("user", "password"))
+    with_cookie = [step(1, "click('4')", evidence=Evidence(
+        requests=[login], cookies=[CookieChange(site="127.0.0.1", set=["session"])]))]
+    assert verify(proof("Log in as ann", "", with_cookie)).verdict == "verified"
+    without = [step(1, "click('4')", evidence=Evidence(requests=[login]))]
+    verdict = verify(proof("Log in as ann", "", without))
+    assert verdict.verdict == "refuted"
+    assert "no cookie was set for 127.0.0.1" in verdict.reason_text()
+    removed = [*with_cookie, step(2, "click('9')", evidence=Evidence(
+        cookies=[CookieChange(site="127.0.0.1", removed=["session"])]))]
+    assert verify(proof("Log in as ann", "", removed)).verdict == "refuted"
+
+
+def test_opening_a_page_needs_a_final_page_that_is_no_error_page():
+    good = [step(1, "click('3')", evidence=Evidence(requests=[doc("http://h/wiki/Install", 200)]))]
+    assert verify(proof("Open the install guide", "", good,
+                        final_url="http://h/wiki/Install")).verdict == "verified"
+    missing = [step(1, "click('3')", evidence=Evidence(
+        requests=[doc("http://h/wiki/Instal", 404)], page_errors=["Not Found"]))]
+    verdict = verify(proof("Open the install guide", "", missing,
+                           final_url="http://h/wiki/Instal", title="404 Not Found"))
+    assert verdict.verdict == "refuted" and "error page" in verdict.reason_text()
+
+
+def test_opening_a_page_needs_to_leave_the_start_page_and_show_what_the_goal_names():
+    start = "http://h/"
+    stayed = [step(1, "scroll(0, 1)", url=start)]
+    verdict = verify(proof("Show me the page of milestone 1.3.", "", stayed, final_url=start,
+                           final_text="[3] link 'Roadmap'"))
+    assert verdict.verdict == "unverified" and "still on the page" in verdict.reason_text()
+    moved = [step(1, "click('3')", url=start)]
+    other = verify(proof("Show me the page of milestone 1.3.", "", moved,
+                         final_url="http://h/milestone/2.0",
+                         final_text="[5] heading 'Milestone 2.0'"))
+    assert other.verdict == "unverified" and "'1.3'" in other.reason_text()
+    right = verify(proof("Show me the page of milestone 1.3.", "", moved,
+                         final_url="http://h/milestone/1.3",
+                         final_text="[5] heading 'Milestone 1.3'"))
+    assert right.verdict == "verified", right.reasons
+
+
+def test_a_bracketed_value_on_the_page_is_no_element_id():
+    page = "[40] term '[087f6ce4]: Clean up logging (fixes #17)'"
+    steps = [step(1, "scroll(0, 1)", page=page)]
+    assert verify(proof("Which commit fixed ticket #17?", "087f6ce", steps)).verified
+    assert verify(proof("Which ticket did it fix?", "40", steps)).verdict == "refuted"
+
+
+def test_an_episode_without_a_stop_is_unverified():
+    told = proof("What is the price?", "", [])
+    told.stopped, told.status = False, "step_limit"
+    verdict = verify(told)
+    assert verdict.verdict == "unverified"
+    assert verdict.reasons == ["the episode ended without an answer (step_limit)"]

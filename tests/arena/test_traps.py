@@ -1,0 +1,51 @@
+"""The verifier against the arena's real Trac, in real Chromium: behind the fault proxy a
+comment post answers 500, a priority change answers "Saved!" while storing nothing, and
+a sign-in sets no cookie. An agent that stops as soon as the page looks right (the trap's
+plan, replayed) is refuted every time, and the same plan without the faults is verified
+(the database or the cookies confirm both)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from colorbrowser.arena.faults import Fault, FaultProxy
+from colorbrowser.arena.traps import arena_traps, run_trap
+from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.config import BrowserSettings
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def env():
+    with BrowserEnv(BrowserSettings(action_timeout_ms=5000)) as browser:
+        yield browser
+
+
+def test_the_proxy_passes_requests_through_and_fails_only_the_chosen_ones(trac):
+    faults = [Fault("POST", r"/ticket/\d+$", "fail")]
+    with FaultProxy(trac.port("trac"), faults) as proxy, \
+            httpx.Client(base_url=proxy.url, trust_env=False, timeout=20) as client:
+        assert client.get("/ticket/33").status_code == 200
+        assert client.post("/ticket/33", data={"comment": "x"}).status_code == 500
+        assert proxy.hits == [("POST", "/ticket/33", "fail")]
+        other = client.get("/ticket/33", headers={"Host": "evil.example"})
+        assert other.status_code == 421
+
+
+@pytest.mark.parametrize("index", [0, 1, 2], ids=["post-500", "saved-but-not-stored",
+                                                  "login-without-cookie"])
+def test_each_trap_is_refuted_and_its_plan_without_the_fault_is_verified(trac, env, index,
+                                                                         tmp_path):
+    trap = arena_traps(trac)[index]
+    assert trap.trap
+    caught = run_trap(trap, trac, env, run_dir=tmp_path / "trap")
+    assert caught.hits >= 1 and not caught.done
+    assert caught.verdict == "refuted", caught.reasons
+    control = run_trap(trap, trac, env, faulty=False, run_dir=tmp_path / "control")
+    assert control.hits == 0 and control.done
+    assert control.verdict == "verified", control.reasons
+    expected = {"write_failed": "answered 500", "nothing_stored": "nothing changed in its "
+                "database", "no_session": "no cookie was set for 127.0.0.1"}[trap.kind]
+    assert expected in "; ".join(caught.reasons)

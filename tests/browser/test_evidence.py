@@ -1,0 +1,93 @@
+"""Every action leaves evidence from the browser's own events, in real Chromium: the
+requests it caused with their statuses (form posts with field names, never values),
+error responses, the page's error texts, dialogs, cookies set and removed, downloads."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.verify_site import verify_site
+
+from .browser_helpers import find
+
+
+@pytest.fixture(scope="module")
+def site():
+    with verify_site() as running:
+        yield running
+
+
+def _fill_and_submit(env, site, page: str, fields: dict[str, str], button: str):
+    obs = env.reset(f"{site.url}/{page}")
+    for label, value in fields.items():
+        assert env.step(f"fill('{find(obs, label).bid}', {value!r})").ok
+    return env.step(f"click('{find(obs, button, 'button').bid}')")
+
+
+def test_a_form_post_is_kept_with_its_status_and_field_names_but_no_values(env, site):
+    result = _fill_and_submit(env, site, "form.html",
+                              {"Title": "Gaiters", "Shop password": "hunter22"}, "Save")
+    posts = [r for r in result.evidence.requests if r.method == "POST"]
+    assert [(p.url, p.status, p.fields) for p in posts] == [
+        (f"{site.url}/save", 303, ["title", "secret"])]
+    assert any(r.url.endswith("/saved") and r.status == 200 for r in result.evidence.requests)
+    assert result.evidence.error_responses == [] and result.evidence.page_errors == []
+    saved = json.dumps(result.evidence.model_dump())
+    assert "Gaiters" not in saved and "hunter22" not in saved
+    assert site.stored[-1] == "Gaiters"
+
+
+def test_an_error_response_and_the_error_page_that_followed_are_kept(env, site):
+    result = _fill_and_submit(env, site, "form.html", {"Broken title": "Boots"},
+                              "Save on the broken server")
+    [error] = result.evidence.error_responses
+    assert (error.method, error.status, error.fields) == ("POST", 500, ["title"])
+    assert "Internal Server Error" in result.evidence.page_errors
+
+
+def test_an_xhr_error_the_error_text_it_shows_and_its_dialog_are_kept(env, site):
+    obs = env.reset(f"{site.url}/alert.html")
+    result = env.step(f"click('{find(obs, 'Pay', 'button').bid}')")
+    evidence = result.evidence
+    assert [(r.method, r.status, r.kind, r.fields) for r in evidence.error_responses] == [
+        ("POST", 402, "fetch", ["card"])]
+    assert evidence.dialogs == ["alert 'Card declined' was accepted"]
+    assert evidence.page_errors == ["Payment failed: card declined"]
+
+
+def test_cookies_set_and_removed_are_kept_by_name_per_site(env, site):
+    env.page.context.clear_cookies()
+    result = _fill_and_submit(env, site, "login.html", {"User": "ann", "Password": "pw-123"},
+                              "Sign in")
+    [change] = result.evidence.cookies
+    assert (change.site, change.set, change.removed) == ("127.0.0.1", ["session"], [])
+    assert "s3cr3t-session-id" not in json.dumps(result.evidence.model_dump())
+    again = env.step(f"goto('{site.url}/shop.html')")
+    assert again.evidence.cookies == []  # the same cookie, unchanged
+    obs = env.observe()
+    out = env.step(f"click('{find(obs, 'Sign out', 'link').bid}')")
+    assert [(c.site, c.set, c.removed) for c in out.evidence.cookies] == [
+        ("127.0.0.1", [], ["session"])]
+
+
+def test_a_login_that_sets_no_cookie_leaves_no_cookie_evidence(env, site):
+    env.page.context.clear_cookies()
+    result = _fill_and_submit(env, site, "login.html", {"Other user": "bob"},
+                              "Sign in without a session")
+    assert result.ok and result.evidence.cookies == []
+    assert [r.status for r in result.evidence.requests if r.method == "POST"] == [303]
+
+
+def test_a_download_is_kept(env, site):
+    obs = env.reset(f"{site.url}/alert.html")
+    result = env.step(f"click('{find(obs, 'Invoice', 'link').bid}')")
+    assert result.evidence.downloads == [f"invoice.txt from {site.url}/download"]
+
+
+def test_an_error_page_reached_by_a_link_is_kept_as_error_response_and_text(env, site):
+    obs = env.reset(f"{site.url}/shop.html")
+    result = env.step(f"click('{find(obs, 'Old catalogue', 'link').bid}')")
+    assert [(r.status, r.kind) for r in result.evidence.error_responses] == [(404, "document")]
+    assert "Not Found" in result.evidence.page_errors
