@@ -90,6 +90,7 @@ class AgentResult(Generic[T]):
     answer: str | None
     output: T | None = None
     verdict: str | None = None
+    reasons: list[str] = field(default_factory=list)  # why the verdict, one line each
     steps: list[Step] = field(default_factory=list)
     usage: StepUsage = field(default_factory=StepUsage)
     elapsed: float = 0.0
@@ -109,7 +110,8 @@ class AgentResult(Generic[T]):
         output = self.output
         if hasattr(output, "model_dump"):
             output = output.model_dump(mode="json")  # type: ignore[union-attr]
-        return {"status": self.status, "verdict": self.verdict, "answer": self.answer,
+        return {"status": self.status, "verdict": self.verdict, "reasons": self.reasons,
+                "answer": self.answer,
                 "output": output, "steps": len(self.steps), "usage": self.usage.model_dump(),
                 "elapsed": round(self.elapsed, 3),
                 "run_dir": str(self.run_dir) if self.run_dir else None, "error": self.error}
@@ -199,7 +201,9 @@ class Agent(Generic[T]):
         steps = load_steps(run_dir) if run_dir else []
         answer = redact(ended.answer)
         typed = self.output.typed(answer) if self.output and ended.done else None
+        checked = ended.verification
         return AgentResult(
-            status=ended.status, answer=answer, output=typed, steps=steps,
+            status=ended.status, answer=answer, output=typed, verdict=ended.verdict,
+            reasons=[redact(r) for r in checked.reasons] if checked else [], steps=steps,
             usage=StepUsage.of(ended.usage), elapsed=ended.elapsed, run_dir=run_dir,
             error=redact(ended.error))

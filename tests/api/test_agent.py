@@ -12,7 +12,8 @@ from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.steps import Step
 from colorbrowser.testing import act, bid_in
 
-QUIET = {"knowledge": "off", "memory": "none"}  # no tips store, no Summarizer calls
+# No tips store, no Summarizer calls, no verifier (its own test below).
+QUIET = {"knowledge": "off", "memory": "none", "verify": "off"}
 
 
 def sign_in_replies():
@@ -38,6 +39,21 @@ def test_run_returns_a_typed_result_with_the_steps_the_run_folder_holds(pages_ur
     assert result.usage.calls == 3 and result.usage.prompt_tokens > 0
     assert result.run_dir == tmp_path / "run" and (result.run_dir / "result.json").exists()
     assert result.to_json()["status"] == "done"
+
+
+def test_the_result_carries_the_verifiers_verdict_and_its_reasons(pages_url, tmp_path):
+    # The page says "signed in" but sends nothing and sets no session cookie: the
+    # verifier cannot accept the claim, sends the stop back twice (the default
+    # retries), then reports it unverified, with the reason.
+    stops = [lambda m: act("Signed in.", "stop('signed in')")] * 3
+    model = ScriptedModel(sign_in_replies()[:2] + stops)
+    agent = Agent("Sign in as ann", url=f"{pages_url}/agent/login.html", model=model,
+                  run_dir=tmp_path / "run", max_steps=8, knowledge="off", memory="none")
+    result = agent.run()
+    assert result.verdict == "unverified", result.reasons
+    assert any("cookie" in reason for reason in result.reasons)
+    assert len(model.calls) == 5  # two actions, the first stop and its two second chances
+    assert result.to_json()["verdict"] == "unverified"
 
 
 def test_a_callback_stops_the_run_by_raising_stop_run(pages_url, tmp_path):

@@ -24,7 +24,8 @@ from colorbrowser.testing import ScriptedEndpoint, act, run_cli
 
 from ..llm.llm_gbnf import Grammar
 
-QUIET = {"knowledge": "off", "memory": "none"}
+# The answers here are about typing, not grounding: the verifier is off (tests/agent has it).
+QUIET = {"knowledge": "off", "memory": "none", "verify": "off"}
 
 
 class Seller(BaseModel):
@@ -128,7 +129,8 @@ def test_run_output_schema_prints_the_typed_answer(pages_url, tmp_path, capsys):
     with ScriptedEndpoint(lambda messages: next(replies)) as endpoint:
         code = run_cli("run", "sum it", "--url", f"{pages_url}/agent/login.html",
                        "--base-url", endpoint.url, "--model", "m", "--knowledge", "off",
-                       "--memory", "none", "--out", str(tmp_path / "run"), "--json",
+                       "--memory", "none", "--verify", "off", "--out", str(tmp_path / "run"),
+                       "--json",
                        "--output-schema", str(schema))
         sent = endpoint.requests
     assert code == 0
