@@ -5,7 +5,24 @@ from __future__ import annotations
 from colorbrowser.static_server import Route, hang, send_html, serve_directory
 
 __all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "run_cli",
-           "send_html", "serve_directory", "user_text"]
+           "send_html", "serve_directory", "start_loopback", "stop_loopback", "user_text"]
+
+
+def start_loopback(handler):
+    """A threaded HTTP server on 127.0.0.1 at a free port, serving ``handler`` in a
+    daemon thread until ``stop_loopback``: the fake sites and endpoints of the tests."""
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def stop_loopback(server) -> None:
+    server.shutdown()
+    server.server_close()
 
 
 def run_cli(*argv: str) -> int:
@@ -57,9 +74,8 @@ class ScriptedEndpoint:
 
     def __enter__(self) -> ScriptedEndpoint:
         import json
-        import threading
         import time
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from http.server import BaseHTTPRequestHandler
 
         endpoint = self
 
@@ -93,14 +109,11 @@ class ScriptedEndpoint:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = start_loopback(Handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        stop_loopback(self._server)
 
 
 def user_text(messages: list[dict]) -> str:

@@ -13,8 +13,7 @@ import json
 import os
 import socket
 import stat
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -24,7 +23,13 @@ from colorbrowser.config import AUTHORITY, Settings
 from colorbrowser.run.factory import settings_snapshot
 from colorbrowser.run.resume import resume_settings
 from colorbrowser.static_server import StaticServer, send_html
-from colorbrowser.testing import ScriptedEndpoint, act, user_text
+from colorbrowser.testing import (
+    ScriptedEndpoint,
+    act,
+    start_loopback,
+    stop_loopback,
+    user_text,
+)
 
 SECRET = "TOP-SECRET-LOCAL-4242"
 
@@ -47,16 +52,15 @@ class Counter:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.handler = Handler
 
     def __enter__(self) -> Counter:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = start_loopback(self.handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_loopback(self.server)
 
 
 def free_port() -> int:
@@ -154,7 +158,7 @@ def test_every_authority_setting_comes_from_the_current_settings(tmp_path):
     current.browser.allow_hosts = ["shop.example"]
     resumed, changes = resume_settings({"settings": settings_snapshot(folder)}, current)
     for section, key in AUTHORITY:
-        if section != "summarizer_model":  # none here, in the folder or now
+        if section not in ("summarizer_model", "judge"):  # none here, in the folder or now
             assert getattr(getattr(resumed, section), key) == \
                 getattr(getattr(current, section), key)
     assert resumed.model.base_url is None and resumed.agent.max_steps == 7

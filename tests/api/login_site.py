@@ -14,6 +14,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
+from colorbrowser.testing import start_loopback, stop_loopback
+
 FORM = """<!doctype html><title>Sign in</title>
 <h1>Sign in</h1>{message}
 <form method="post" action="/login">
@@ -92,12 +94,9 @@ class LoginSite:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = start_loopback(Handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
         assert self._server is not None
-        self._server.shutdown()
-        self._server.server_close()
+        stop_loopback(self._server)

@@ -5,12 +5,13 @@ and an account page that shows a logout link only when logged in."""
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs
+
+from colorbrowser.testing import start_loopback, stop_loopback
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,8 @@ def handler(kind: Kind) -> type[BaseHTTPRequestHandler]:
 def fake_site(name: str) -> Iterator[str]:
     """Serve one imitated site on 127.0.0.1; yields its address as WebArena sets it."""
     kind = KINDS[name]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(kind))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = start_loopback(handler(kind))
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{kind.prefix}"
     finally:
-        server.shutdown()
-        server.server_close()
+        stop_loopback(server)

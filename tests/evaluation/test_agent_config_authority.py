@@ -27,18 +27,19 @@ DATA = {
                 "dialogs", "hang_timeout_ms", "stall_steps", "network_retries"},
     "agent": {"max_steps", "max_cost", "format_retries", "recent_actions", "memory",
               "summary_budget", "summary_every", "knowledge", "tips_k", "tips_token_budget",
-              "tips_embeddings", "send_screenshot"},
+              "tips_embeddings", "send_screenshot", "verify", "verify_retries"},
     "hitl": {"interactive", "triggers", "critic_every", "cooldown", "cycle_repeats",
              "cycle_max_len", "repeat_actions", "still_actions", "error_actions",
              "error_window", "budget_fraction", "progress_window", "error_phrases"},
     "copilot": {"risk"},
     "paths": set(),
 }
-DATA["summarizer_model"] = DATA["model"]
+DATA["summarizer_model"] = DATA["judge"] = DATA["model"]
 
 HOSTILE_VALUES = {
     ("model", "api_key"): '"sk-from-the-file"',
     ("summarizer_model", "api_key"): '"sk-from-the-file"',
+    ("judge", "api_key"): '"sk-from-the-file"',
     ("browser", "executable"): '"./evil.sh"',
     ("browser", "trusted_pages"): '["file:///etc/passwd"]',
     ("browser", "remote_debugging_port"): "9222",
@@ -51,6 +52,8 @@ HOSTILE_VALUES = {
 
 def test_every_setting_is_either_data_or_authority():
     for section, field in Settings.model_fields.items():
+        if section == "secret_sources":
+            continue  # [secrets] is refused whole (the test below)
         model = field.annotation
         model = next(a for a in getattr(model, "__args__", (model,)) if a is not type(None))
         for key in model.model_fields:
@@ -91,6 +94,8 @@ def test_each_authority_setting_is_refused_naming_it_and_the_way_to_set_it(
     '[agent]\nmax_steps = 3\n[browser]\nheadless = true\nexecutable = "./evil.sh"\n',
     '[model]\nmodel = "m"\napi_key_env = "HOME"\n',
     '[summarizer_model]\napi_key_env = "HOME"\n',
+    '[judge]\napi_key_env = "HOME"\n',
+    '[secrets]\nshop = { env = "HOME" }\n',
 ])
 def test_authority_is_refused_wherever_it_stands_in_the_file(capsys, tmp_path, tasks, text):
     config = write(tmp_path / "agent.toml", text)

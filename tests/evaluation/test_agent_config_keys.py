@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
+from colorbrowser.testing import start_loopback, stop_loopback
 from tests.evaluation.runner_helpers import assert_one_line_error, eval_cli, records, write
 
 ENV_KEY = "sk-from-the-environment-111"
@@ -57,16 +57,15 @@ class KeyRecorder:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.handler = Handler
 
     def __enter__(self) -> KeyRecorder:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = start_loopback(self.handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_loopback(self.server)
 
 
 @pytest.fixture
@@ -98,7 +97,7 @@ def study_env(**more: str) -> dict[str, str]:
 def run_study(tmp_path, tasks, config_text: str, *flags: str, env: dict[str, str]):
     config = write(tmp_path / "agent.toml", config_text)
     return eval_cli(str(tasks), "--agent-config", str(config), "--memory", "none",
-                    "--knowledge", "off", "--max-steps", "2", *flags,
+                    "--knowledge", "off", "--max-steps", "2", "--verify", "off", *flags,
                     "--out", str(tmp_path / "study"), cwd=tmp_path, env=env)
 
 

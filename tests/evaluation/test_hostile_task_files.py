@@ -5,8 +5,7 @@ port it does not name. Real Chromium, real servers on 127.0.0.1, the real ``eval
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from colorbrowser.evaluation.evaluators import program_html
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import TaskSetupError
 from colorbrowser.evaluation.taskfiles import load_webarena, load_yaml
+from colorbrowser.testing import start_loopback, stop_loopback
 
 from .runner_helpers import eval_cli, records, write
 
@@ -46,14 +46,11 @@ class Recorder:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = start_loopback(Handler)
         self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_loopback(self.server)
 
 
 @pytest.fixture

@@ -19,7 +19,13 @@ from colorbrowser.evaluation.evaluators import NEEDS_JUDGE
 from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import TaskEntry
-from colorbrowser.run.flags import knowledge_options, model_flags, model_options
+from colorbrowser.run.flags import (
+    knowledge_options,
+    model_flags,
+    model_options,
+    verify_options,
+    verify_overrides,
+)
 from colorbrowser.safe_text import escape
 
 SUMMARY_WIDTH = 70
@@ -99,7 +105,8 @@ def agent_config_overrides(path: Path | None) -> dict[tuple[str, ...], Any]:
         if not isinstance(table, dict):
             raise ConfigError(f"agent config {path}: {section} must be a table like [agent]")
         if section == "secrets":  # someone else's file: it may not pick the person's secrets
-            raise ConfigError(f"agent config {path}: [secrets] is read only from your own "
+            raise ConfigError(f"agent config {path}: [secrets] is refused: an agent config "
+                              "may not name your secrets; they are read only from your own "
                               "config file")
         for key, value in table.items():
             if key == "api_key_env" and section in MODEL_SECTIONS:
@@ -239,12 +246,13 @@ def default_study_dir(suite: str) -> Path:
                    "the first free one.")
 @click.option("--share-instance", is_flag=True,
               help="Arena suites: use --instance N even while another process uses it.")
+@verify_options
 @model_options
 def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_address,
                  out_dir, agent_config, key_for_agent_config, matrix, replay, timeout,
                  kill_grace, hard_grace, retry_errors, max_steps, memory, knowledge, kb_path,
-                 headed, allow_hosts, instance, share_instance, config_path, api_key_env,
-                 base_url, model_name):
+                 headed, allow_hosts, instance, share_instance, verify, verify_retries,
+                 judge_model, config_path, api_key_env, base_url, model_name):
     """Evaluate on SUITE: miniwob, miniwob:<task>[,<task>], webarena, arena[:<apps>],
     arena:<file>.json, a WebArena .json file or a .yaml task file. Results go to
     STUDY_DIR/results.jsonl as they finish."""
@@ -268,6 +276,7 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         ("agent", "knowledge"): knowledge, ("paths", "knowledge"): kb_path,
         ("browser", "headless"): False if headed else None,
         ("browser", "allow_hosts"): allow_hosts,
+        **verify_overrides(verify, verify_retries, judge_model),
     }
     from_file = agent_config_overrides(agent_config)
     keys, notes = study_endpoint_keys(agent_config, from_file, base_url, api_key_env,
