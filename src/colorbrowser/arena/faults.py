@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Literal
 
+from colorbrowser.hostcheck import host_ok
+
 FaultMode = Literal["fail", "fake_saved", "no_cookie"]
 _HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
         "proxy-authenticate", "proxy-authorization", "content-length"}
@@ -102,8 +104,7 @@ class FaultProxy:
 
     # -- one request -------------------------------------------------------------------
     def handle(self, req: BaseHTTPRequestHandler) -> None:
-        host = (req.headers.get("Host") or "").lower()
-        if host not in (f"127.0.0.1:{self.port}", f"localhost:{self.port}"):
+        if not host_ok(req.headers.get("Host"), self.port):
             _send(req, 421, "<h1>Misdirected request</h1>")
             return
         length = int(req.headers.get("Content-Length") or 0)
@@ -123,7 +124,11 @@ class FaultProxy:
     def _forward(self, req: BaseHTTPRequestHandler, body: bytes, *, drop_cookies: bool) -> None:
         upstream = http.client.HTTPConnection("127.0.0.1", self.target_port, timeout=60)
         try:
-            headers = {k: v for k, v in req.headers.items() if k.lower() not in _HOP}
+            headers = {k: v for k, v in req.headers.items()
+                       if k.lower() not in _HOP and k.lower() != "host"}
+            # The app checks that a request is addressed to it (hostcheck); its answers'
+            # own addresses are turned back to the proxy's below, so the browser stays here.
+            headers["Host"] = f"127.0.0.1:{self.target_port}"
             upstream.request(req.command, req.path, body=body or None, headers=headers)
             answer = upstream.getresponse()
             data = answer.read()
@@ -136,6 +141,8 @@ class FaultProxy:
         for key, value in answer.getheaders():
             if key.lower() in _HOP or (drop_cookies and key.lower() == "set-cookie"):
                 continue
+            if key.lower() == "location":
+                value = value.replace(f"127.0.0.1:{self.target_port}", f"127.0.0.1:{self.port}")
             req.send_header(key, value)
         req.send_header("Content-Length", str(len(data)))
         req.end_headers()

@@ -79,7 +79,7 @@ def drafts(snap: Callable[[str], Snapshot]) -> list[Draft]:
         n) == 1]
     for n in unique[:2]:
         summary = s.one("select summary from ticket where id=?", n)
-        search = {"role": "textbox", "name": ""}  # the header's search box has no label
+        search = {"role": "textbox", "name": "Search:"}  # the header's label, hidden by CSS
         out.append(Draft(f"trac-find-ticket-{n}", ["trac"],
                          "Open the ticket titled \"{summary}\".", {"summary": summary},
                          f"{T}/", url(f"{T}/ticket/{n}"),
@@ -173,7 +173,7 @@ def _changes(s: Snapshot, names: dict[str, str]) -> list[Draft]:
                           "document.querySelector('#wikipage').innerText", text),
                      [{"click": {"role": "button", "name": "Create this page"}},
                       # the page source box has no label; the first unlabelled box is search
-                      {"fill": {"role": "textbox", "name": "", "nth": 1}, "value": text,
+                      {"fill": {"role": "textbox", "name": ""}, "value": text,
                        "wrong": text.replace("night", "noon")},
                       {"click": {"role": "button", "name": "Submit changes"}}]))
     return out
