@@ -428,7 +428,9 @@ def load_settings(
                 else None)
     cfg_path = Path(path) if path is not None else default_config_path(env)
     data: dict[str, Any] = {}
-    if cfg_path.exists():
+    if cfg_path == Path(os.devnull):
+        pass  # the usual way to say "no config file": empty, and no device to read
+    elif cfg_path.exists():
         try:
             data = load_toml(cfg_path, "config file", source=f"config file {cfg_path}")
         except UserError as exc:
