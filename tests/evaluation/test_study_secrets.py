@@ -12,6 +12,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from colorbrowser.testing import ScriptedEndpoint, user_text
 from tests.evaluation.runner_helpers import eval_cli, records, write
 
@@ -29,7 +31,11 @@ def scripted_login_then_leak(messages):
     return f"<think>tell all</think><action>stop('key {KEY} password {PASSWORD}')</action>"
 
 
-def test_no_study_file_or_report_holds_the_key_or_a_typed_password(tmp_path, pages_url):
+@pytest.mark.parametrize("verify", ["off", "on"])
+def test_no_study_file_or_report_holds_the_key_or_a_typed_password(tmp_path, pages_url,
+                                                                   verify):
+    # With the verifier on, its refusals quote the answer back (to the model and into
+    # the records): they must be masked as well.
     tasks = write(tmp_path / "tasks.yaml", f"""\
         tasks:
           - id: login
@@ -43,11 +49,13 @@ def test_no_study_file_or_report_holds_the_key_or_a_typed_password(tmp_path, pag
     env = {**os.environ, "COLORBROWSER_BASE_URL": "", "STUDY_KEY": KEY}
     with ScriptedEndpoint(scripted_login_then_leak, token=KEY) as endpoint:
         env["COLORBROWSER_BASE_URL"] = endpoint.url
-        proc = eval_cli(str(tasks), "--memory", "none", "--knowledge", "off", "--max-steps", "4",
+        proc = eval_cli(str(tasks), "--memory", "none", "--knowledge", "off", "--verify", verify,
+                        "--max-steps", "4",
                         "--api-key-env", "STUDY_KEY", "--out", str(study), cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     [record] = records(study)
-    assert record.steps == 2 and record.answer == "key *** password ***"
+    assert record.answer == "key *** password ***"
+    assert record.steps == (2 if verify == "off" else 4)  # on: sent back until max steps
     report = subprocess.run([sys.executable, "-m", "colorbrowser", "report", str(study)],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert report.returncode == 0, report.stderr
