@@ -4,8 +4,33 @@ from __future__ import annotations
 
 from colorbrowser.static_server import Route, hang, send_html, serve_directory
 
-__all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "run_cli",
-           "send_html", "serve_directory", "start_loopback", "stop_loopback", "user_text"]
+__all__ = ["Route", "ScriptedEndpoint", "act", "bid_in", "hang", "prompt_text", "run_async",
+           "run_cli", "send_html", "serve_directory", "start_loopback", "stop_loopback",
+           "user_text"]
+
+
+def run_async(fn, *args):
+    """``anyio.run(fn, *args)`` in a thread of its own: a test process whose main thread
+    already drives a sync Playwright (the shared browser fixtures) has an event loop
+    running there, and a second loop may not start in that thread."""
+    import threading
+
+    import anyio
+
+    out: dict[str, object] = {}
+
+    def main() -> None:
+        try:
+            out["value"] = anyio.run(fn, *args)
+        except BaseException as exc:  # handed to the caller's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=main, name="test-event-loop")
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]  # type: ignore[misc]
+    return out.get("value")
 
 
 def start_loopback(handler):

@@ -10,7 +10,7 @@ import pytest
 from colorbrowser import Agent, AgentResult, StopRun, UserError
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.steps import Step
-from colorbrowser.testing import act, bid_in
+from colorbrowser.testing import act, bid_in, run_async
 
 # No tips store, no Summarizer calls, no verifier (its own test below).
 QUIET = {"knowledge": "off", "memory": "none", "verify": "off"}
@@ -87,7 +87,7 @@ def test_arun_runs_inside_an_event_loop(pages_url, tmp_path):
         assert ticks > 0  # the loop kept serving while the agent ran
         return result
 
-    assert asyncio.run(main()).answer == "signed in"
+    assert run_async(main).answer == "signed in"  # a loop of its own, as an app's
 
 
 def test_keyword_settings_are_the_config_file_settings(tmp_path):

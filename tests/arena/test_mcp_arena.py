@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import anyio
 import httpx
 from mcp.shared.memory import create_connected_server_and_client_session
 
@@ -14,6 +13,7 @@ from colorbrowser.arena import Arena
 from colorbrowser.arena.ports import STRIDE
 from colorbrowser.config import Settings
 from colorbrowser.mcp.server import ServerConfig, build_server
+from colorbrowser.testing import run_async
 
 # Not instance 0, which the other arena tests share: this one's live data is its own.
 INSTANCE = 9
@@ -58,6 +58,6 @@ def test_up_env_and_reset_drive_the_configured_instance(arena_cache, trac_port):
             assert unknown.isError
             assert "nosuchapp" in json.dumps([c.model_dump() for c in unknown.content])
     try:
-        anyio.run(body)
+        run_async(body)
     finally:
         Arena(INSTANCE, cache=arena_cache, ports={"trac": trac_port}).down()

@@ -6,12 +6,11 @@ from __future__ import annotations
 import base64
 import re
 
-import anyio
-
 from colorbrowser.agent.secrets import Secret
 from colorbrowser.llm.prompts import fenced_spans, outside_fences
 from colorbrowser.llm.tokens import count_tokens
 from colorbrowser.mcp.server import ServerConfig
+from colorbrowser.testing import run_async
 from tests.mcp_server.conftest import client, quick_settings, text
 
 
@@ -61,7 +60,7 @@ def test_observe_fences_the_page_and_acting_changes_it(mcp_url):
             moved = text(await c.call_tool("browser_observe", {"diff_since": first_id}))
             assert f"another page than {first_id}" in moved
             assert "heading 'Catalogue'" in moved and "- " not in moved.split(">>>")[1][:200]
-    anyio.run(body)
+    run_async(body)
 
 
 def test_observe_is_capped_and_can_be_searched_paged_and_cut_by_depth(mcp_url):
@@ -90,7 +89,7 @@ def test_observe_is_capped_and_can_be_searched_paged_and_cut_by_depth(mcp_url):
 
             bad = await c.call_tool("browser_observe", {"diff_since": "o999"})
             assert bad.isError and "o999" in text(bad)
-    anyio.run(body)
+    run_async(body)
 
 
 def test_failures_are_error_results_and_the_session_goes_on(mcp_url):
@@ -114,7 +113,7 @@ def test_failures_are_error_results_and_the_session_goes_on(mcp_url):
             assert "Order socks" in seen and "root:" not in seen
             bad_depth = await c.call_tool("browser_observe", {"depth": 0})
             assert bad_depth.isError
-    anyio.run(body)
+    run_async(body)
 
 
 def test_screenshot_is_an_image_with_optional_marks_and_secrets_covered(mcp_url):
@@ -138,7 +137,7 @@ def test_screenshot_is_an_image_with_optional_marks_and_secrets_covered(mcp_url)
             assert all(i.mimeType == "image/png" for i in images)
             assert all(p.startswith(b"\x89PNG") for p in pngs)
             assert pngs[0] != pngs[1]  # the marks are drawn on the second only
-    anyio.run(body)
+    run_async(body)
 
 
 def test_each_session_has_its_own_browser(mcp_url):
@@ -154,7 +153,7 @@ def test_each_session_has_its_own_browser(mcp_url):
             tabs = re.compile(r"^Tabs: .*\[1\]", re.M)
             assert tabs.search(text(await one.call_tool("browser_observe", {"depth": 1})))
             assert not tabs.search(text(await two.call_tool("browser_observe", {"depth": 1})))
-    anyio.run(body)
+    run_async(body)
 
 
 def test_a_secret_is_typed_by_its_placeholder_on_its_hosts_only(mcp_url):
@@ -185,4 +184,4 @@ def test_a_secret_is_typed_by_its_placeholder_on_its_hosts_only(mcp_url):
             for result in (typed, added):
                 assert value not in text(result)
             assert value not in basket
-    anyio.run(body)
+    run_async(body)

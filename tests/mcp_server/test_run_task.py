@@ -8,11 +8,9 @@ import json
 import re
 from pathlib import Path
 
-import anyio
-
 from colorbrowser.config import ModelSettings
 from colorbrowser.mcp.server import ServerConfig
-from colorbrowser.testing import ScriptedEndpoint, act, user_text
+from colorbrowser.testing import ScriptedEndpoint, act, run_async, user_text
 from tests.mcp_server.conftest import client, quick_settings, text
 
 TOKEN = "mcp-run-task-key"
@@ -70,4 +68,4 @@ def test_run_task_returns_status_typed_answer_and_run_folder(mcp_url, tmp_path):
                 "output_schema": {"type": "no-such-type"}})
             assert bad_schema.isError and "schema" in text(bad_schema)
     with ScriptedEndpoint(shopper, token=TOKEN) as endpoint:
-        anyio.run(body, endpoint)
+        run_async(body, endpoint)

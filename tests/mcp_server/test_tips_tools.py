@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import anyio
-
 from colorbrowser.agent.secrets import Secret
 from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.llm.prompts import outside_fences
 from colorbrowser.mcp.server import ServerConfig
+from colorbrowser.testing import run_async
 from tests.mcp_server.conftest import client, quick_settings, text
 
 
@@ -44,7 +43,7 @@ def test_a_tip_added_is_found_again_and_shown_as_data(tmp_path):
 
             bad = await c.call_tool("tips_add", {"site": "not a host!", "text": "x"})
             assert bad.isError
-    anyio.run(body)
+    run_async(body)
     kb = KnowledgeBase.open(kb_path, embeddings=False)
     try:
         assert [t.site for t in kb.list()] == ["shop.example.com"]
@@ -66,7 +65,7 @@ def test_a_secret_never_goes_into_a_tip_and_a_frozen_base_takes_no_tip(tmp_path)
             frozen = await c.call_tool("tips_add", {"site": "shop.example.com",
                                                     "text": "Use the search box."})
             assert frozen.isError and "frozen" in text(frozen)
-    anyio.run(body)
+    run_async(body)
     kb = KnowledgeBase.open(kb_path, embeddings=False)
     try:
         assert kb.list() == []

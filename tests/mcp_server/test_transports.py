@@ -13,12 +13,12 @@ import sys
 import threading
 from pathlib import Path
 
-import anyio
 import httpx
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from colorbrowser.testing import run_async
 from tests.mcp_server.conftest import text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +62,7 @@ def test_the_readme_config_starts_a_server_whose_failures_are_error_results(mcp_
             # The server is still there after the failures.
             seen = await c.call_tool("browser_observe", {"find": "Add to basket"})
             assert not seen.isError and "button 'Add to basket'" in text(seen)
-    anyio.run(body)
+    run_async(body)
 
 
 class HttpServer:
@@ -127,7 +127,7 @@ def test_http_needs_the_token_and_its_own_host():
                 assert "browser_observe" in names
                 bad = await c.call_tool("browser_observe", {"diff_since": "o42"})
                 assert bad.isError and "o42" in text(bad)
-        anyio.run(body)
+        run_async(body)
 
 
 def test_a_busy_port_or_a_bad_host_list_is_one_error_line():
