@@ -47,8 +47,8 @@ from colorbrowser.copilot.gate import CopilotGate
 from colorbrowser.copilot.live import Live
 from colorbrowser.copilot.metrics import measure
 from colorbrowser.copilot.turn import PersonTurn
-from colorbrowser.evaluation.oracle import OracleMiss, Plan, parse_step
-from colorbrowser.evaluation.oracle import Step as PlanStep
+from colorbrowser.plan.format import OracleMiss, Plan, parse_step
+from colorbrowser.plan.format import Step as PlanStep
 from colorbrowser.steps import Step
 
 WAIT = "scroll(0, 0)"  # the replay agent's no-op while a target loads
@@ -218,7 +218,7 @@ def oracle_decider(task: str, plan: Plan, max_steps: int):
 
 
 def random_decider(task: str, plan: Plan, max_steps: int):
-    from colorbrowser.evaluation.random_agent import RandomDecider
+    from colorbrowser.plan.random_agent import RandomDecider
 
     return RandomDecider(seed=sum(map(ord, task)), steps=max(1, max_steps - 2))
 

@@ -49,11 +49,11 @@ from colorbrowser.arena.traps import arena_traps, run_trap
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import load_settings
 from colorbrowser.evaluation.episode import run_task_episode
-from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.replay import NoModel, ReplayOperator
 from colorbrowser.evaluation.suites import open_suite
 from colorbrowser.evaluation.task import short_id
 from colorbrowser.evidence import Verification
+from colorbrowser.plan.format import Plan
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Usage
 

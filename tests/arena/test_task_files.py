@@ -13,9 +13,9 @@ from colorbrowser.arena.prove import evaluator_kinds
 from colorbrowser.arena.suite import plan_files, task_files, without_judge
 from colorbrowser.arena.tasks.sites import SITES, merge_states, sites_in_state_name
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.configured import PLACEHOLDERS
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.taskfiles import load_webarena
+from colorbrowser.plan.placeholders import PLACEHOLDERS
 
 ENV = {**{s.var: f"http://127.0.0.1:9{i}00{s.path}" for i, s in enumerate(SITES.values())},
        **{f"WA_DB_{app.upper()}": "/tmp/x.db" for app in ("shop", "forum", "trac", "tracker",

@@ -3,7 +3,7 @@ module imports itself back through others. Every import counts, at module level,
 inside functions and under TYPE_CHECKING alike.
 
     core (types, steps, gate, protocols, config, errors, actions, ...)
-      < llm, browser, knowledge          (side by side: none imports another)
+      < llm, browser, knowledge, plan    (side by side: none imports another)
       < agent < hitl < run < api < evaluation < ui
       < arena, copilot, explore, demo, doctor
       < mcp (the MCP server drives the agent, the tips and the arena)
@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2] / "src" / "colorbrowser"
 LAYERS = [
     {"core"},
-    {"llm", "browser", "knowledge"},
+    {"llm", "browser", "knowledge", "plan"},
     {"agent"},
     {"hitl"},
     {"run"},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from colorbrowser.actions import parse_action
-from colorbrowser.evaluation.oracle import parse_plan
-from colorbrowser.evaluation.random_agent import RandomDecider, random_action, step_rng
 from colorbrowser.evaluation.replay import ReplayOperator
+from colorbrowser.plan.format import parse_plan
+from colorbrowser.plan.random_agent import RandomDecider, random_action, step_rng
 from colorbrowser.steps import DecisionView
 from colorbrowser.types import ElementInfo, Observation
 

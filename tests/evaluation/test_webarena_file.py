@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.configured import PLACEHOLDERS
 from colorbrowser.evaluation.suites import webarena_test_file
 from colorbrowser.evaluation.taskfiles import load_webarena
+from colorbrowser.plan.placeholders import PLACEHOLDERS
 
 STATES = ["shopping_state.json", "shopping_admin_state.json", "gitlab_state.json",
           "reddit_state.json", "gitlab.reddit_state.json"]

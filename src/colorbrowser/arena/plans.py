@@ -15,7 +15,7 @@ import yaml
 from colorbrowser.arena.suite import plan_files, task_files
 from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.oracle import RANDOM, Plan, parse_plan
+from colorbrowser.plan.format import RANDOM, Plan, parse_plan
 
 # How a proof mutates the oracle: itself, doing nothing, a wrong value, no last step.
 VARIANT = {"oracle": lambda p: p, "null": lambda p: Plan(), "wrong": Plan.wrong_value,

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from colorbrowser.arena.plans import VARIANT, load_plans, write_script
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.oracle import Plan
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import short_id
+from colorbrowser.plan.format import Plan
 
 KINDS = ("oracle", "null", "wrong", "truncated")
 WANT = {"oracle": 1.0, "null": 0.0, "wrong": 0.0, "truncated": 0.0}

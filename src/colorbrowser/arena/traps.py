@@ -134,8 +134,8 @@ def run_trap(trap: TrapTask, arena: Any, env: Any, *, faulty: bool = True,
     from colorbrowser.agent.verifying import VerifyHook
     from colorbrowser.arena.faults import FaultProxy
     from colorbrowser.config import AgentSettings
-    from colorbrowser.evaluation.oracle import parse_plan
     from colorbrowser.evaluation.replay import ReplayOperator
+    from colorbrowser.plan.format import parse_plan
 
     arena.reset([trap.app])
     db = arena.db_path(trap.app)

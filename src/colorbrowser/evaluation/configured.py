@@ -32,6 +32,7 @@ from colorbrowser.evaluation import evaluators as ev
 from colorbrowser.evaluation.judge import Judge
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.evaluation.task import Suite, TaskEntry, TaskSetupError, TaskSpec, Validation
+from colorbrowser.plan.placeholders import PLACEHOLDERS
 from colorbrowser.protocols import Model
 
 if TYPE_CHECKING:
@@ -39,16 +40,6 @@ if TYPE_CHECKING:
 
     from colorbrowser.config import Settings
 
-PLACEHOLDERS: dict[str, str] = {
-    "__SHOPPING__": "WA_SHOPPING",
-    "__SHOPPING_ADMIN__": "WA_SHOPPING_ADMIN",
-    "__REDDIT__": "WA_REDDIT",
-    "__GITLAB__": "WA_GITLAB",
-    "__MAP__": "WA_MAP",
-    "__WIKIPEDIA__": "WA_WIKIPEDIA",
-    "__HOMEPAGE__": "WA_HOMEPAGE",
-    "__TRAC__": "WA_TRAC",  # the arena's second tracker (colorbrowser arena)
-}
 AUTH_DIR_VAR = "WA_AUTH_DIR"  # folder with WebArena's .auth/*_state.json files
 START_URL_SEPARATOR = " |AND| "  # several start tabs
 REFERENCE_SEPARATOR = " |OR| "  # several acceptable reference URLs

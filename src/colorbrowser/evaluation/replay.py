@@ -16,7 +16,7 @@ paying for model calls. Script file (YAML)::
       - goto: __TRAC__/ticket/5
       - click: {role: button, name: Submit changes}
 
-Steps may be oracle steps (``evaluation/oracle.py``): their targets are looked up in
+Steps may be oracle steps (``plan/format.py``): their targets are looked up in
 the current page just before they run, so they survive new element ids.
 When the list runs out the agent calls ``stop()`` with no answer.
 """
@@ -31,13 +31,13 @@ from pathlib import Path
 from colorbrowser.actions import parse_action
 from colorbrowser.datafile import parse_yaml, read_text
 from colorbrowser.errors import ModelError, UserError
-from colorbrowser.evaluation.oracle import (
+from colorbrowser.evaluation.task import short_id
+from colorbrowser.plan.format import (
     OracleMiss,
     Target,
     decode_step,
     parse_plan,
 )
-from colorbrowser.evaluation.task import short_id
 from colorbrowser.steps import Decision, DecisionView
 from colorbrowser.types import Action, Completion, Usage
 

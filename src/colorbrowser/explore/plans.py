@@ -1,6 +1,6 @@
 """Paths as oracle plans: each step names its element by role and name (and which of
 several matches), so a path recorded today replays on a fresh page whose element ids
-differ. The file form is the arena's oracle plan format (evaluation/oracle.py)."""
+differ. The file form is the arena's oracle plan format (plan/format.py)."""
 
 from __future__ import annotations
 

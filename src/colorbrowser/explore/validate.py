@@ -2,7 +2,7 @@
 
 - doing nothing (stop at the start page, no answer) scores 0;
 - the start state scores 0 (for a question: the start page's heading as the answer);
-- the recorded path, replayed as an oracle plan (evaluation/oracle.py), scores 1, and
+- the recorded path, replayed as an oracle plan (plan/format.py), scores 1, and
   the page it reaches still shows what the question quotes.
 
 The same function re-proves a saved task file in a separate run (the benchmark's
@@ -23,10 +23,10 @@ from playwright.sync_api import Error as PlaywrightError
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
-from colorbrowser.evaluation.oracle import OracleMiss, Step, parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.explore.pagefacts import PageFacts, lasting, read_facts
 from colorbrowser.explore.sandbox import Sandbox
+from colorbrowser.plan.format import OracleMiss, Step, parse_plan
 from colorbrowser.types import ActionResult, Observation
 
 TASKS_FILE = "tasks.json"

@@ -24,7 +24,7 @@ class Draft:
     values: dict[str, Any]
     start_url: str
     eval: dict[str, Any]
-    plan: list[Any]  # oracle steps (evaluation/oracle.py)
+    plan: list[Any]  # oracle steps (plan/format.py)
     login: bool = True  # use the sites' WebArena login state
     template_id: int = 0  # filled by the writer: drafts of one template share it
 

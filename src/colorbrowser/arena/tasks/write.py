@@ -21,8 +21,8 @@ from colorbrowser.arena.apps import get_app
 from colorbrowser.arena.layout import Layout
 from colorbrowser.arena.tasks.draft import Draft, Snapshot
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.oracle import parse_plan
 from colorbrowser.evaluation.spec import EvalSpec
+from colorbrowser.plan.format import parse_plan
 
 # group -> the apps its generator reads (a group is one task file)
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -83,7 +83,7 @@ def write_group(group: str, layout: Layout, folder: Path) -> int:
                                           + "\n", "utf-8")
     plans = {d.id: d.plan for d in found}
     text = yaml.safe_dump(plans, sort_keys=False, allow_unicode=True, width=100)
-    header = (f"# Oracle plans of the {group} tasks (replay format; evaluation/oracle.py).\n"
+    header = (f"# Oracle plans of the {group} tasks (replay format; plan/format.py).\n"
               f"# Written by `colorbrowser arena write-tasks`; run with\n"
               f"#   colorbrowser eval arena --tasks '{group}-*' --replay <this file>\n")
     (folder / f"{group}.oracle.yaml").write_text(header + text, "utf-8")

@@ -8,13 +8,13 @@ import pytest
 import yaml
 
 from colorbrowser.errors import UserError
-from colorbrowser.evaluation.oracle import (
+from colorbrowser.evaluation.replay import ReplayOperator, ReplayScript
+from colorbrowser.plan.format import (
     OracleMiss,
     decode_step,
     parse_plan,
     parse_step,
 )
-from colorbrowser.evaluation.replay import ReplayOperator, ReplayScript
 from colorbrowser.steps import DecisionView
 from colorbrowser.types import ElementInfo, Observation
 

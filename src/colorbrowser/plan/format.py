@@ -1,4 +1,4 @@
-"""Oracle plans: the actions that solve a task, naming elements by role and name.
+"""Plans: the actions that solve a task, naming elements by role and name.
 
 Element ids (bids) change with every page load, so a plan that must replay on a fresh
 page names its targets the way a person would ("the link Orders") and is resolved
@@ -52,10 +52,12 @@ from typing import Any
 
 from colorbrowser.actions import ACTIONS, format_action, parse_action, spec_for
 from colorbrowser.errors import ActionParseError, ColorBrowserError
+from colorbrowser.plan.placeholders import PLACEHOLDERS
+from colorbrowser.plan.random_agent import random_action, random_answer, step_rng
 from colorbrowser.types import ElementInfo, Observation
 
 ENCODED = "oracle:"  # prefix of a mapping step carried as a string
-RANDOM = "random"  # a step of the random agent (evaluation/random_agent.py)
+RANDOM = "random"  # a step of the random agent (plan/random_agent.py)
 TARGET_KEYS = {"role", "name", "contains", "nth"}
 STEP_KEYS = {"wrong", "expect"}  # what a mapping step may hold besides its action
 _PLACEHOLDER = re.compile(r"__[A-Z][A-Z_]*__")
@@ -218,8 +220,6 @@ class Plan:
 
 def fill(text: str, env: Mapping[str, str] | None) -> str:
     """``__TRAC__`` and the like, filled from ``WA_*`` variables when they are set."""
-    from colorbrowser.evaluation.configured import PLACEHOLDERS
-
     if not env or "__" not in text:
         return text
 
@@ -352,8 +352,6 @@ def _random_step(raw: Mapping[str, Any], where: str) -> Step:
 
 
 def _random_text(step: Step, obs: Observation | None) -> str:
-    from colorbrowser.evaluation.random_agent import random_action, random_answer, step_rng
-
     if obs is None:
         raise OracleMiss("a random step needs a page")
     seed, number, answer = step.args
