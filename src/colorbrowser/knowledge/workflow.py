@@ -1,0 +1,146 @@
+"""What a workflow is: a proved episode made reusable for a family of goals.
+
+A workflow keeps the steps that took effect, in the plan format (targets by role and
+name, resolved on the live page), with the goal's values turned into parameters
+(``{{ticket}}``) and, for each element step, a fingerprint of the target's
+surroundings that must still hold before the step acts. It lives in the knowledge
+base beside the tips, so it is exported, imported and moved as data; a file someone
+sends may hold one, which is why every field is checked here and a step may only be
+a plan step (nothing that names a program or a page outside the site's web).
+
+Learning fills it (``workflows/learn.py``), matching picks it for a goal
+(``workflows/match.py``) and the runner executes it one checked step at a time
+(``workflows/runner.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from colorbrowser.knowledge.tip import _ID, _SITE, MAX_COUNT, new_tip_id, now
+from colorbrowser.plan.format import parse_step
+
+LearnedBy = Literal["agent", "person", "replay", "oracle", "explorer"]
+PARAM = re.compile(r"\{\{([a-z][a-z0-9_]{0,39})\}\}")  # {{name}} in steps and patterns
+MAX_STEPS = 200
+MAX_TEXT = 2000
+
+
+def param_names(text: str) -> list[str]:
+    """Parameter names in order of first use."""
+    return list(dict.fromkeys(PARAM.findall(text)))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Surroundings(_Model):
+    """Where the target sits, so that a renamed or moved control is noticed, not clicked:
+    its label, the heading of its section and the text of its row (a table row, a list
+    item). Empty fields are not checked."""
+
+    label: str = Field("", max_length=MAX_TEXT)
+    heading: str = Field("", max_length=MAX_TEXT)
+    row: str = Field("", max_length=MAX_TEXT)
+
+
+class WorkflowStep(_Model):
+    """One step: a plan step in its file form, with parameters in its values."""
+
+    step: str | dict[str, Any]
+    surroundings: Surroundings | None = None
+    # What shows once the step has taken effect: the next page's URL as a pattern over
+    # the parameters (``*`` for any run of characters), and its title.
+    expect_url: str | None = Field(None, max_length=MAX_TEXT)
+    expect_title: str | None = Field(None, max_length=MAX_TEXT)
+    healed: bool = False  # the Operator did this step on the run that made this version
+
+    @field_validator("step")
+    @classmethod
+    def _plan_step(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        parse_step(value, "workflow step")  # ValueError names what is wrong
+        return value
+
+
+class AnswerSource(_Model):
+    """Where on the final page the answer was read: the element holding it (a plan
+    target) and the label or column header it sits under. ``template`` builds the answer
+    from parameters when the answer is one of the goal's own values."""
+
+    target: dict[str, Any] | None = None
+    label: str = Field("", max_length=MAX_TEXT)
+    template: str | None = Field(None, max_length=MAX_TEXT)
+
+    @model_validator(mode="after")
+    def _one(self) -> AnswerSource:
+        if (self.target is None) == (self.template is None):
+            raise ValueError("an answer source has either a target or a template")
+        if self.target is not None:
+            parse_step({"click": self.target}, "answer target")
+        return self
+
+
+class Provenance(_Model):
+    run: str = Field("", max_length=MAX_TEXT)  # the run folder or task it was learned from
+    task_id: str | None = Field(None, max_length=200)
+    learned_by: LearnedBy = "agent"
+    author: str | None = Field(None, max_length=200)
+
+
+class WorkflowStats(_Model):
+    runs: int = Field(0, ge=0, le=MAX_COUNT)
+    successes: int = Field(0, ge=0, le=MAX_COUNT)
+    healed_steps: int = Field(0, ge=0, le=MAX_COUNT)
+
+
+class Workflow(_Model):
+    """A family's way to its goal. ``goal_pattern`` is the goal with its values replaced
+    by ``{{name}}``; ``params`` holds the values of the run it was learned from."""
+
+    id: str = ""
+    site: str
+    goal_pattern: str = Field(..., min_length=1, max_length=MAX_TEXT)
+    params: dict[str, str] = Field(default_factory=dict)
+    steps: list[WorkflowStep] = Field(..., min_length=1, max_length=MAX_STEPS)
+    answer: AnswerSource | None = None
+    provenance: Provenance = Field(default_factory=Provenance)
+    version: int = Field(1, ge=1, le=MAX_COUNT)
+    previous: str | None = None  # id of the version this one replaced
+    active: bool = True  # False once a newer version replaced it (kept for history)
+    proved: bool = False  # replayed with its own values from the start, same outcome
+    created: datetime = Field(default_factory=now)
+    updated: datetime = Field(default_factory=now)
+    stats: WorkflowStats = Field(default_factory=WorkflowStats)
+
+    @field_validator("site", mode="before")
+    @classmethod
+    def _site(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip().lower()
+            if not _SITE.match(value):
+                raise ValueError(f"site must be a host name like shop.local, got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _shape(self) -> Workflow:
+        if not self.id:
+            self.__dict__["id"] = "wf-" + new_tip_id(self.site)
+        elif not _ID.match(self.id):
+            raise ValueError(f"workflow id {self.id!r} must be letters, digits, '.', '_' "
+                             "or '-' (max 120)")
+        names = set(param_names(self.goal_pattern))
+        for name in self.params:
+            if name not in names:
+                raise ValueError(f"parameter {name!r} is not in the goal pattern")
+        used = {n for s in self.steps for n in param_names(str(s.step))}
+        if self.answer is not None:
+            used |= set(param_names(str(self.answer.model_dump())))
+        if used - names:
+            raise ValueError(f"parameter {sorted(used - names)[0]!r} is used by a step but "
+                             "is not in the goal pattern")
+        return self
