@@ -10,23 +10,24 @@ import pytest
 from colorbrowser.config import BrowserSettings
 from colorbrowser.explore.run import ExploreRequest, explore
 
-from .site import CountingSite, pages
+from .site import sites_linking_out
 
 
 @pytest.fixture
-def other_host():
-    """A second server, linked to as ``localhost``: a host not on the list."""
-    site = CountingSite()
-    yield site
-    site.close()
+def linked_sites():
+    """The site, and a second server it links to as ``localhost``: a host not on the list."""
+    with sites_linking_out("localhost") as pair:
+        yield pair
 
 
 @pytest.fixture
-def site(other_host):
-    site = CountingSite()
-    site.pages.update(pages(f"http://localhost:{other_host.port}"))
-    yield site
-    site.close()
+def site(linked_sites):
+    return linked_sites[0]
+
+
+@pytest.fixture
+def other_host(linked_sites):
+    return linked_sites[1]
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -100,3 +101,16 @@ class CountingSite:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+@contextmanager
+def sites_linking_out(host: str):
+    """The counting site and a second server it links to as ``host``: (site, other)."""
+    other = CountingSite()
+    site = CountingSite()
+    site.pages.update(pages(f"http://{host}:{other.port}"))
+    try:
+        yield site, other
+    finally:
+        site.close()
+        other.close()

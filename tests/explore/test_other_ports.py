@@ -9,23 +9,24 @@ import pytest
 from colorbrowser.explore.cli import allowed_hosts
 from colorbrowser.testing import run_cli
 
-from .site import CountingSite, pages
+from .site import sites_linking_out
 
 
 @pytest.fixture
-def other_port():
-    """A second server on 127.0.0.1 itself, at another port."""
-    site = CountingSite()
-    yield site
-    site.close()
+def linked_sites():
+    """The site, and a second server on 127.0.0.1 itself, at another port, it links to."""
+    with sites_linking_out("127.0.0.1") as pair:
+        yield pair
 
 
 @pytest.fixture
-def same_host_site(other_port):
-    site = CountingSite()
-    site.pages.update(pages(f"http://127.0.0.1:{other_port.port}"))
-    yield site
-    site.close()
+def same_host_site(linked_sites):
+    return linked_sites[0]
+
+
+@pytest.fixture
+def other_port(linked_sites):
+    return linked_sites[1]
 
 
 def test_the_default_list_is_the_start_host_at_its_port():

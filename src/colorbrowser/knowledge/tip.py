@@ -46,6 +46,18 @@ def new_tip_id(site: str) -> str:
     return f"{slug}-{secrets.token_hex(4)}"
 
 
+def clean_site(value: object) -> object:
+    """A site as tips and workflows store it: a lower-case host (with its port)."""
+    if not isinstance(value, str):
+        return value
+    site = value.strip().lower()
+    if "://" in site:  # a pasted URL: keep its host
+        site = site.split("://", 1)[1].split("/", 1)[0]
+    if not _SITE.match(site):
+        raise ValueError(f"site must be a host name like shop.local, got {value!r}")
+    return site
+
+
 def _single_line_words(values: list[str], what: str) -> list[str]:
     out: list[str] = []
     for raw in values:
@@ -95,14 +107,7 @@ class Tip(BaseModel):
     @field_validator("site", mode="before")
     @classmethod
     def _site(cls, value: object) -> object:
-        if not isinstance(value, str):
-            return value
-        site = value.strip().lower()
-        if "://" in site:  # a pasted URL: keep its host
-            site = site.split("://", 1)[1].split("/", 1)[0]
-        if not _SITE.match(site):
-            raise ValueError(f"site must be a host name like shop.local, got {value!r}")
-        return site
+        return clean_site(value)
 
     @field_validator("text", mode="before")
     @classmethod

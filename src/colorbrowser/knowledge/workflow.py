@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from colorbrowser.knowledge.tip import _ID, _SITE, MAX_COUNT, new_tip_id, now
+from colorbrowser.knowledge.tip import _ID, MAX_COUNT, clean_site, new_tip_id, now
 from colorbrowser.plan.format import parse_step
 
 LearnedBy = Literal["agent", "person", "replay", "oracle", "explorer"]
@@ -120,11 +120,7 @@ class Workflow(_Model):
     @field_validator("site", mode="before")
     @classmethod
     def _site(cls, value: object) -> object:
-        if isinstance(value, str):
-            value = value.strip().lower()
-            if not _SITE.match(value):
-                raise ValueError(f"site must be a host name like shop.local, got {value!r}")
-        return value
+        return clean_site(value)
 
     @model_validator(mode="after")
     def _shape(self) -> Workflow:
