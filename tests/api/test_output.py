@@ -90,6 +90,23 @@ def test_the_grammar_writes_only_answers_that_parse_and_validate():
     assert not grammar.accepts("<think>t</think>\n<action>stop('socks')</action>")
 
 
+def test_definitions_that_differ_only_in_spelling_and_draft_07_refs_keep_their_own_rules():
+    schema = {"type": "object",
+              "properties": {"a": {"$ref": "#/definitions/Foo_Bar"},
+                             "b": {"$ref": "#/definitions/foo-bar"}},
+              "required": ["a", "b"],
+              "definitions": {"Foo_Bar": {"type": "integer"}, "foo-bar": {"type": "boolean"}}}
+    spec = OutputSpec.of(schema)
+    table = BUILTIN.with_output(spec.schema)
+    grammar = Grammar(action_grammar(["1"], actions=["stop"], table=table))
+    rng = random.Random(3)
+    for _ in range(50):
+        _, action = split_reply(grammar.sample(rng), table, spec)
+        value = json.loads(spec.check(action.args[0]))
+        assert isinstance(value["a"], int) and not isinstance(value["a"], bool)
+        assert isinstance(value["b"], bool)
+
+
 def test_the_json_schema_constraint_types_the_answer_and_round_trips():
     spec = OutputSpec.of(Product)
     table = BUILTIN.with_output(spec.schema)
@@ -119,6 +136,19 @@ def test_bad_output_arguments_are_user_errors(tmp_path):
         OutputSpec.of({"type": "no-such-type"})
     with pytest.raises(UserError, match="pydantic model class or a JSON schema"):
         Agent("x", output=int)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ref, message", [
+    ("#/$defs/Missing", "points nowhere"),
+    ("https://example.com/schema.json", "must point inside the schema"),
+])
+def test_a_schema_whose_ref_cannot_resolve_is_refused_before_the_run(ref, message):
+    schema = {"type": "object", "properties": {"item": {"$ref": ref}},
+              "$defs": {"Item": {"type": "string"}}}
+    with pytest.raises(UserError, match=message):
+        OutputSpec.of(schema)
+    fine = {**schema, "properties": {"item": {"$ref": "#/$defs/Item"}}}
+    assert OutputSpec.of(fine).check({"item": "socks"}) == '{"item": "socks"}'
 
 
 def test_run_output_schema_prints_the_typed_answer(pages_url, tmp_path, capsys):

@@ -113,3 +113,11 @@ def test_profile_mistakes_are_one_line(tmp_path, capsys, pages_url):
     code = run_cli("login", "bad name", "--url", "http://127.0.0.1:9/")
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: profile name 'bad name'")
+
+
+def test_a_login_page_that_cannot_be_opened_is_one_line_and_saves_nothing(capsys):
+    code = run_cli("login", "down", "--url", "http://127.0.0.1:9/")  # nothing listens on 9
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: --url: cannot open http://127.0.0.1:9/")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (profiles_dir() / "down.json").exists()

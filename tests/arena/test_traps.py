@@ -49,3 +49,24 @@ def test_each_trap_is_refuted_and_its_plan_without_the_fault_is_verified(trac, e
     expected = {"write_failed": "answered 500", "nothing_stored": "nothing changed in its "
                 "database", "no_session": "no cookie was set for 127.0.0.1"}[trap.kind]
     assert expected in "; ".join(caught.reasons)
+
+
+def test_a_change_to_shop_data_counts_though_sessions_and_logs_do_not(tmp_path):
+    import sqlite3
+
+    from colorbrowser.arena.traps import db_changed
+
+    db = tmp_path / "shop.db"
+    with sqlite3.connect(db) as con:
+        con.executescript("create table catalogue_product (title text);"
+                          "create table django_session (key text);"
+                          "create table django_admin_log (what text);"
+                          "insert into catalogue_product values ('Mug');")
+    changed = db_changed(db)
+    with sqlite3.connect(db) as con:
+        con.execute("insert into django_session values ('abc')")
+        con.execute("insert into django_admin_log values ('viewed')")
+    assert changed() is False
+    with sqlite3.connect(db) as con:
+        con.execute("update catalogue_product set title = 'Blue mug'")
+    assert changed() is True

@@ -5,6 +5,7 @@ port it does not name. Real Chromium, real servers on 127.0.0.1, the real ``eval
 from __future__ import annotations
 
 import json
+import os
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from colorbrowser.evaluation.task import TaskSetupError
 from colorbrowser.evaluation.taskfiles import load_webarena, load_yaml
 from colorbrowser.testing import start_loopback, stop_loopback
 
-from .runner_helpers import eval_cli, records, write
+from .runner_helpers import by_task, eval_cli, records, write
 
 PASSWD = Path("/etc/passwd")
 PASSWD_LINE = PASSWD.read_text().splitlines()[0]  # "root:x:0:0:root:/root:/bin/bash"
@@ -133,6 +134,24 @@ def test_allow_hosts_widens_the_list_to_another_port(hostile_files, recorder):
     assert done["last-page-sent"].success
     assert any(path.startswith("/pixel.gif") for path in recorder.requests)
     assert "/prep" in recorder.requests
+
+
+def test_a_task_file_never_widens_the_hosts_the_persons_config_allows(hostile_files,
+                                                                      recorder, bench_url):
+    """The config allows the test pages only; a task that also names the recorder's port
+    gets no further than the config says."""
+    bench_host = bench_url.split("://", 1)[1].split("/", 1)[0]
+    config = write(hostile_files / "mine.toml",
+                   f'[browser]\nallow_hosts = ["{bench_host}"]\n')
+    start = f"{bench_url}/order.html |AND| http://127.0.0.1:{recorder.port}/widened"
+    write(hostile_files / "wide.yaml", "tasks:" + task("wide", start, "last", ""))
+    write(hostile_files / "wide-replay.yaml", "wide: []")
+    env = {**os.environ, "COLORBROWSER_CONFIG": str(config)}
+    proc = eval_cli("wide.yaml", "--replay", "wide-replay.yaml", "--out", "wide-study",
+                    "--timeout", "120", cwd=hostile_files, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "/widened" not in recorder.requests
+    assert by_task(hostile_files / "wide-study")["wide"].error_class == "setup"
 
 
 # -- the same rules, one check at a time ------------------------------------------------

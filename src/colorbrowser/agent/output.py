@@ -43,6 +43,7 @@ class OutputSpec:
             except SchemaError as exc:
                 raise UserError(f"output schema is not a valid JSON schema: {exc.message}"
                                 ) from None
+            _check_refs(output, output)
             return cls(dict(output))
         raise UserError("output= takes a pydantic model class or a JSON schema dict")
 
@@ -107,3 +108,28 @@ class OutputSpec:
             except ValidationError:
                 return None
         return value if not self._problems(value) else None
+
+
+def _check_refs(node: Any, root: Mapping[str, Any]) -> None:
+    """Every ``$ref`` points inside the schema: a dangling one would only fail at the stop,
+    after all the work, and a schema is data, so it never names another document."""
+    if isinstance(node, Mapping):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if not ref.startswith("#"):
+                raise UserError(f"output schema: $ref {ref[:80]!r} must point inside the "
+                                "schema (#/...)")
+            target: Any = root
+            for part in filter(None, ref[1:].split("/")):
+                key = part.replace("~1", "/").replace("~0", "~")
+                if isinstance(target, Mapping) and key in target:
+                    target = target[key]
+                elif isinstance(target, list) and key.isdigit() and int(key) < len(target):
+                    target = target[int(key)]
+                else:
+                    raise UserError(f"output schema: $ref {ref[:80]!r} points nowhere")
+        for value in node.values():
+            _check_refs(value, root)
+    elif isinstance(node, list):
+        for value in node:
+            _check_refs(value, root)

@@ -293,7 +293,9 @@ def eval_command(suite, cells, list_only, tasks, seeds, workers, backend, ray_ad
         backend=backend, ray_address=ray_address, matrix=items, replay=replay,
         timeout=timeout, kill_grace=kill_grace, hard_grace=hard_grace,
         retry_errors=retry_errors, command=["colorbrowser", *sys.argv[1:]],
-        task_hosts=allow_hosts is None)
+        # The task file's hosts stand in only where the person named none: a list from
+        # their config or --allow-hosts is never widened by someone else's file.
+        task_hosts=not settings.browser.allow_hosts)
     outcome = run_study(options, settings, console)
     console.print(f"[bold]{escape(outcome.line())}[/]")
     console.print(f"results: {escape(str(outcome.study_dir / 'results.jsonl'))}")

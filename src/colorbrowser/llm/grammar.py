@@ -120,7 +120,8 @@ def action_grammar(
 def _json_type(param: Param, bids: list[str], table: ActionTable) -> dict[str, Any]:
     kinds: dict[ArgKind, dict[str, Any]] = {
         "bool": {"type": "boolean"},
-        "json": {k: v for k, v in (table.output_schema or {}).items() if k != "$defs"},
+        "json": {k: v for k, v in (table.output_schema or {}).items()
+                 if k not in ("$defs", "definitions")},
         "bid": {"type": "string", "enum": bids},
         "str": {"type": "string"},
         "int": {"type": "integer", "minimum": 0},
@@ -166,8 +167,9 @@ def json_action_schema(
         "required": ["thought", "action"],
         "additionalProperties": False,
     }
-    if table.output_schema and "$defs" in table.output_schema:
-        schema["$defs"] = table.output_schema["$defs"]  # "#/$defs/..." refs resolve here
+    for key in ("$defs", "definitions"):  # "#/$defs/..." (and draft-07) refs resolve here
+        if table.output_schema and key in table.output_schema:
+            schema[key] = table.output_schema[key]
     return schema
 
 

@@ -46,9 +46,10 @@ _SCALARS = {
 class _Rules:
     def __init__(self, root: str, schema: dict[str, Any]) -> None:
         self.root = root
-        self.defs: dict[str, Any] = dict(schema.get("$defs") or schema.get("definitions") or {})
+        self.schema = schema
         self.lines: list[str] = []
         self.made: set[str] = set()
+        self.refs: dict[str, str] = {}  # "$ref" text -> its rule, one rule per target
 
     def name(self, part: str) -> str:
         return f"{self.root}-" + re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-")
@@ -71,12 +72,27 @@ class _Rules:
         return name
 
     def ref(self, ref: str) -> str:
-        key = ref.rsplit("/", 1)[-1]
-        name = self.name(f"def-{key}")
-        if name not in self.made:
-            self.made.add(name)  # first: a model may contain itself
-            self.lines.append(f"{name} ::= {self.value(self.defs.get(key, {}))}")
+        if ref in self.refs:
+            return self.refs[ref]
+        base = self.name(f"def-{ref.rsplit('/', 1)[-1]}")
+        name, count = base, 1
+        while name in self.made:  # Foo_Bar and foo-bar are two definitions
+            count += 1
+            name = f"{base}-{count}"
+        self.refs[ref] = name
+        self.made.add(name)  # first: a model may contain itself
+        self.lines.append(f"{name} ::= {self.value(self._target(ref))}")
         return name
+
+    def _target(self, ref: str) -> Any:
+        """The schema a local ``#/...`` pointer names ($defs or draft-07 definitions)."""
+        node: Any = self.schema
+        for part in filter(None, ref.removeprefix("#").split("/")):
+            key = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(node, dict) or key not in node:
+                raise ValueError(f"output schema: $ref {ref[:80]!r} points nowhere")
+            node = node[key]
+        return node
 
     def value(self, schema: Any) -> str:
         if not isinstance(schema, dict) or not schema:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import click
+from playwright.sync_api import Error as PlaywrightError
 
 from colorbrowser.browser.session import BrowserSession
 from colorbrowser.config import Settings
+from colorbrowser.errors import UserError
 from colorbrowser.run.flags import checked_start, require_start_allowed
 from colorbrowser.run.profiles import Profile, check_name, save_profile
 
@@ -29,7 +31,11 @@ def capture_login(name: str, url: str, settings: Settings, wait: Waiter) -> Prof
     session = BrowserSession(settings.browser)
     try:
         session.start()
-        session.page.goto(url, wait_until="domcontentloaded")
+        try:
+            session.page.goto(url, wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "no answer"
+            raise UserError(f"--url: cannot open {url}: {reason[:160]}") from None
         wait(session)
         state = session.storage_state()
     finally:
