@@ -2,7 +2,8 @@
 ``browser_snapshot``, same pages, same run, both driven through the MCP SDK's client.
 
 Pages: the generated corpus (benchmarks/corpus), the MCP test pages (tests/pages/mcp),
-five MiniWoB++ tasks (seed 0, started by a script added to the page so that both
+the demo shop's pages (the shop the README and benchmarks/explore.py use), five
+MiniWoB++ tasks (seed 0, started by a script added to the page so that both
 servers only have to open a URL) and, with ``--arena-instance N``, the biggest list
 pages of a running arena instance.
 
@@ -63,6 +64,9 @@ DEFAULT_PW_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) 
     / "colorbrowser" / "playwright-mcp"
 CORPUS = ["big.html", "article.html", "table.html", "admin.html", "frames.html"]
 TEST_PAGES = ["mcp/list.html", "mcp/form.html", "browser/actions.html"]
+# The demo shop (src/colorbrowser/demo/site): its pages fill themselves in by script.
+SHOP = ["index.html", "category.html?c=Shoes", "product.html?id=5", "search.html?q=socks",
+        "cart.html", "checkout.html"]
 MINIWOB = ["book-flight", "email-inbox", "social-media-all", "click-checkboxes-large",
            "enter-date"]
 # The biggest pages of each arena app a visitor can open without logging in.
@@ -212,10 +216,11 @@ def miniwob_routes(root: Path) -> dict:
     return {f"/miniwob/{t}-bench.html": route(t) for t in MINIWOB}
 
 
-def pages(corpus: str, tests: str, miniwob: str | None, arena_instance: int | None
-          ) -> list[tuple[Page, str | None]]:
+def pages(corpus: str, tests: str, shop: str, miniwob: str | None,
+          arena_instance: int | None) -> list[tuple[Page, str | None]]:
     out = [(Page(f"corpus/{p}", f"{corpus}/{p}"), None) for p in CORPUS]
     out += [(Page(p, f"{tests}/{p}"), None) for p in TEST_PAGES]
+    out += [(Page(f"shop/{p}", f"{shop}/{p}"), None) for p in SHOP]
     if miniwob:
         out += [(Page(f"miniwob/{t}", f"{miniwob}/miniwob/{t}-bench.html"), READY_TITLE)
                 for t in MINIWOB]
@@ -269,6 +274,7 @@ async def run(args, console: Console, cli_js: Path) -> str:
                               "--output-dir", str(args.scratch)], cwd=str(args.scratch))
     corpus = StaticServer(HERE / "corpus").start()
     tests = StaticServer(ROOT / "tests" / "pages", token="").start()
+    shop = StaticServer(ROOT / "src" / "colorbrowser" / "demo" / "site", token="").start()
     miniwob_server = None
     try:
         from colorbrowser.evaluation.miniwob import html_dir
@@ -277,8 +283,8 @@ async def run(args, console: Console, cli_js: Path) -> str:
         miniwob_server = StaticServer(root, routes=miniwob_routes(root)).start()
     except Exception as exc:
         console.print(f"[yellow]MiniWoB++ pages left out: {exc}[/]")
-    todo = pages(corpus.url, tests.url, miniwob_server.url if miniwob_server else None,
-                 args.arena_instance)
+    todo = pages(corpus.url, tests.url, shop.url,
+                 miniwob_server.url if miniwob_server else None, args.arena_instance)
     if args.only:
         todo = [(p, w) for p, w in todo if any(o in p.name for o in args.only.split(","))]
     results = []
@@ -297,6 +303,7 @@ async def run(args, console: Console, cli_js: Path) -> str:
     finally:
         corpus.stop()
         tests.stop()
+        shop.stop()
         if miniwob_server is not None:
             miniwob_server.stop()
     line = report(console, results, args.runs)

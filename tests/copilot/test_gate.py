@@ -11,13 +11,16 @@ import time
 import pytest
 
 from colorbrowser.agent.operator import Operator
+from colorbrowser.agent.secrets import Secret, Vault
 from colorbrowser.agent.summarizer import Summarizer
 from colorbrowser.agent.trajectory import Trajectory, load_steps
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import AgentSettings, BrowserSettings
 from colorbrowser.copilot.channel import Command
 from colorbrowser.copilot.episode import CopilotEpisode
+from colorbrowser.copilot.report import PanelReport
 from colorbrowser.copilot.wiring import attach_copilot
+from colorbrowser.knowledge import KnowledgeBase
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.protocols import Hook
 from colorbrowser.steps import TriggerNote
@@ -39,11 +42,15 @@ def fill_user(name):
     return lambda m: act("type the name", f"fill('{bid_in(m, 'textbox', 'User')}', '{name}')")
 
 
-def copilot_episode(env, tmp_path, url, replies, *, summarizer=None, max_steps=6, **options):
+def copilot_episode(env, tmp_path, url, replies, *, summarizer=None, max_steps=6, vault=None,
+                    **options):
     model = ScriptedModel(replies)
+    trajectory = Trajectory(tmp_path / "run")
+    for value in vault.values if vault else ():
+        trajectory.redactor.add(value)  # as build_episode does
     episode = CopilotEpisode("Sign in as ada", env, Operator(model),
                              settings=AgentSettings(max_steps=max_steps), start_url=url,
-                             trajectory=Trajectory(tmp_path / "run"),
+                             trajectory=trajectory, vault=vault,
                              memory=Summarizer(summarizer) if summarizer else None)
     episode.trajectory.write_meta({"goal": episode.state.goal, "start_url": url})
     copilot = attach_copilot(episode, env, **options)
@@ -136,6 +143,31 @@ def test_a_rejection_and_its_reason_reach_the_next_operator_prompt(env, pages_ur
     assert not first.executed and first.gate[0].verdict == "reject"
     assert env.page.input_value("#u") == "ada"
     assert "rejected by person: the user is ada, not eve" in prompt_text(model.calls[1].messages)
+
+
+def test_a_secret_pasted_into_a_panel_tip_or_a_rejection_reaches_nothing_in_clear(
+        env, pages_url, tmp_path):
+    code = "door-code-8812"
+    vault = Vault({"door": Secret(code, hosts=("127.0.0.1",))})
+    episode, copilot, model = copilot_episode(
+        env, tmp_path, login(pages_url), [fill_user("eve"), fill_user("ada"),
+                                          act("done", "stop()")], countdown=30, vault=vault)
+    kb = KnowledgeBase.open(tmp_path / "kb.db", embeddings=False)
+    report = PanelReport(copilot.channel.feed, copilot.live, mode="copilot", countdown=30,
+                         kb=kb)
+    episode.hooks.insert(0, report)
+    copilot.handlers.update(tip=report.on_tip)
+    Panel(copilot, [Command(kind="tip", text=f"The door code is {code}", site="127.0.0.1"),
+                    Command(kind="reject", reason=f"the user is ada; the code is {code}")],
+          Command(kind="run"), Command(kind="run"))
+    episode.run()
+    (tip,) = kb.list()
+    kb.close()
+    assert tip.text == "The door code is {{secret:door}}"
+    said = prompt_text(model.calls[1].messages)
+    assert "rejected by person: the user is ada; the code is {{secret:door}}" in said
+    assert all(code not in prompt_text(c.messages) for c in model.calls)
+    assert not any(code.encode() in f.read_bytes() for f in tmp_path.rglob("*") if f.is_file())
 
 
 def test_an_edited_action_runs_without_asking_the_model_again(env, pages_url, tmp_path):

@@ -85,6 +85,54 @@ def test_a_persons_tip_is_stored_used_at_once_and_found_by_the_next_episode(
     assert all(not s["triggers"] for s in read_steps(tmp_path / "two"))
 
 
+DOOR_CODE = "door-code-8812"
+
+
+def door_vault():
+    from colorbrowser.agent.secrets import Secret, Vault
+
+    return Vault({"door": Secret(DOOR_CODE, hosts=("127.0.0.1",))})
+
+
+def nowhere_in(*paths) -> bool:
+    """No file under these folders or files holds the door code, in any letter case."""
+    files = [f for p in paths for f in ([p] if p.is_file() else p.rglob("*")) if f.is_file()]
+    return not any(DOOR_CODE.encode() in f.read_bytes().lower() for f in files)
+
+
+def test_a_secret_pasted_into_a_tip_is_masked_before_it_is_stored_or_shown(
+        browser_env, hitl_url, kb_path, tmp_path):
+    asker, _ = person(f"t\n{TERMS_TIP} The door code is {DOOR_CODE}.\n\n\n")
+    model = scripted(checkout_operator())
+    _, result = run(settings(tmp_path, kb_path), model, browser_env,
+                    f"{hitl_url}/order.html", tmp_path / "run", asker=asker, vault=door_vault())
+    assert result.status == "done"
+    ops = prompts(model)
+    assert "The door code is {{secret:door}}." in ops[3]  # the model reads the name
+    assert all(DOOR_CODE not in p for p in ops)
+    with KnowledgeBase.open(kb_path, embeddings=False) as kb:
+        (tip,) = kb.list()
+        assert tip.text == f"{TERMS_TIP} The door code is {{{{secret:door}}}}."
+    assert nowhere_in(tmp_path / "run", kb_path.parent)
+
+
+def test_a_secret_pasted_into_a_hint_is_masked_before_the_model_or_the_trajectory_sees_it(
+        browser_env, hitl_url, kb_path, tmp_path):
+    hint = f"The terms box must be ticked first; the code is {DOOR_CODE.upper()}"
+    asker, _ = person(f"h\n{hint}\n")
+    model = scripted(checkout_operator(tip="The terms box must be ticked first"))
+    _, result = run(settings(tmp_path, kb_path, max_steps=6), model, browser_env,
+                    f"{hitl_url}/order.html", tmp_path / "run", asker=asker, vault=door_vault())
+    assert result.status == "done"
+    ops = prompts(model)
+    assert "ticked first; the code is {{secret:door}}" in ops[3]
+    assert all(DOOR_CODE not in p.lower() for p in ops)
+    steps = read_steps(tmp_path / "run")
+    assert steps[3]["hints"] == ["The terms box must be ticked first; the code is "
+                                 "{{secret:door}}"]
+    assert nowhere_in(tmp_path / "run")
+
+
 def test_a_hint_is_shown_once_and_never_stored(browser_env, hitl_url, kb_path, tmp_path):
     hint = "The terms box must be ticked first."
     asker, _ = person(f"h\n{hint}\n")

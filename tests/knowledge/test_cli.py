@@ -271,3 +271,36 @@ def test_db_and_frozen_also_work_after_the_command_name(tips_cli):
     assert_one_line_error(code, err, "frozen")
     code, out, _ = tips_cli("list", "--json", "--db", db, db_flag=False)
     assert code == 0 and len(json.loads(out)) == 2
+
+
+def test_a_secret_pasted_into_a_tip_is_stored_masked_by_add_edit_and_import(
+        tips_cli, tmp_path, monkeypatch):
+    password, key = "hunter2-long", "sk-test-0123456789"
+    config = tmp_path / "config.toml"
+    config.write_text('[secrets.shop_password]\nenv = "SHOP_PASSWORD"\nhosts = ["shop.local"]\n'
+                      '[secrets.unset_here]\nenv = "NOT_SET_ANYWHERE"\nhosts = ["shop.local"]\n')
+    monkeypatch.setenv("COLORBROWSER_CONFIG", str(config))
+    monkeypatch.setenv("SHOP_PASSWORD", password)
+    monkeypatch.setenv("COLORBROWSER_API_KEY", key)
+    code, _, err = tips_cli("add", "--site", "shop.local", "--id", "shop-login",
+                            "--keyword", f"login, {password}",
+                            "--text", f"Sign in as ann with {password.upper()} (key {key}).")
+    assert code == 0 and "tip shop-login held a secret; it is stored masked" in err
+    code, _, _ = tips_cli("edit", "shop-login", "--text", f"The password is {password}.")
+    assert code == 0
+    tips_file = tmp_path / "tips.yaml"
+    tips_file.write_text(textwrap.dedent(f"""\
+        - id: shop-admin
+          site: shop.local
+          text: The admin password is {password}; the API key is {key}.
+        """))
+    code, _, err = tips_cli("import", str(tips_file))
+    assert code == 0 and "tip shop-admin held a secret" in err
+    with KnowledgeBase.open(tips_cli.db, embeddings=False) as kb:
+        assert kb.get("shop-login").text == "The password is {{secret:shop_password}}."
+        assert kb.get("shop-login").keywords == ["login", "{{secret:shop_password}}"]
+        assert kb.get("shop-admin").text == ("The admin password is {{secret:shop_password}}; "
+                                             "the API key is ***.")
+    for f in tmp_path.glob("kb.db*"):
+        data = f.read_bytes().lower()
+        assert password.encode() not in data and key.encode() not in data

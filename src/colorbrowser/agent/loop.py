@@ -77,7 +77,10 @@ class Episode:
             watch(lambda: redactor.secrets)  # fields holding one are covered in screenshots
 
     def redact(self, value: Any) -> Any:
-        """Known secrets (API keys, password values) masked, for anything shown or saved."""
+        """Known secrets masked, for anything shown, saved or told the model: a vault's
+        value becomes its placeholder, API keys and typed passwords ``***``. Also what a
+        person writes (a tip, a hint, a rejection's reason): one may paste a password."""
+        value = self.vault.hide_obj(value) if self.vault else value
         return self.trajectory.redactor.obj(value) if self.trajectory else value
 
     # -- 1. observe ----------------------------------------------------------------------
@@ -158,8 +161,9 @@ class Episode:
              gate: list[GateNote], timings: dict[str, float]) -> Step:
         """The gate stopped the decision: record it unrun; a rejection's reason is the
         error the decider reads next, a hand-over makes the next step look again."""
+        why = self.redact(verdict.why())  # a person's reason: the model reads it next
         step = self.record(ctx.step, "agent", self.current(), ctx, decision,
-                           ActionResult.failure(verdict.why()), gate, timings, executed=False)
+                           ActionResult.failure(why), gate, timings, executed=False)
         if isinstance(verdict, HandOver):
             self._fresh = False  # someone else acts: whoever comes next looks again
         return step

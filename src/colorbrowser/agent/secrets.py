@@ -15,10 +15,11 @@ each one, never the value itself.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,3 +208,18 @@ def vault_for(settings: Any, given: Mapping[str, Secret | str] | None = None,
         else:
             raise UserError(f"secret {name!r}: a str or a Secret, not {type(value).__name__}")
     return Vault(found)
+
+
+def person_masker(settings: Any) -> Callable[[str], str]:
+    """Masks what a person writes outside a run (``tips add``, ``tips import``): a value
+    of the config's [secrets] becomes its placeholder, an API key ``***``. A source that
+    cannot be read here is skipped: there is no value of it to find."""
+    from colorbrowser.agent.trajectory import Redactor
+
+    found: dict[str, Secret] = {}
+    for name, src in settings.secret_sources.items():
+        with contextlib.suppress(UserError):
+            found[name] = load_source(name, src.env, src.file, src.hosts)
+    vault = Vault(found)
+    keys = Redactor(set(settings.secrets()))
+    return lambda text: keys.text(vault.hide(text))

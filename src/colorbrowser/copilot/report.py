@@ -66,7 +66,8 @@ class PanelReport(Hook):
             self.feed.publish("notice", {"text": "tip not stored: knowledge is off or frozen"})
             return
         try:
-            tip = tip_from_answer(command.text, command.site,
+            text = self._view.redact(command.text) if self._view else command.text
+            tip = tip_from_answer(text, command.site,
                                   [command.pattern] if command.pattern.strip() else [])
             self.kb.add(tip)
         except InvalidTip as exc:

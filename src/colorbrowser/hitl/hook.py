@@ -9,6 +9,7 @@ on later pages it covers), a hint is shown once, abort ends the run.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from dataclasses import dataclass, field
@@ -110,6 +111,9 @@ class TriggerHook(Hook):
              triggers: list[Trigger]) -> None:
         request = self.request(episode, ctx, obs, triggers)
         answer = self.asker.ask(request)
+        # A person may paste a password into a tip or a hint: known secrets never reach
+        # the store, the model, the trajectory or the panel.
+        answer = dataclasses.replace(answer, text=episode.redact(answer.text))
         self.closed = self.closed or answer.closed
         help_record = ctx.help = HelpNote(reason=request.reason, answer=answer.kind)
         if answer.kind == "abort":

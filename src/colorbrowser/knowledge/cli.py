@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -30,7 +31,7 @@ from colorbrowser.knowledge.exchange import (
 from colorbrowser.knowledge.lint import lint as lint_tips
 from colorbrowser.knowledge.retrieve import STAGES
 from colorbrowser.knowledge.store import EDITABLE, KnowledgeBase, default_db_path
-from colorbrowser.knowledge.tip import KINDS, SOURCES, make_tip
+from colorbrowser.knowledge.tip import KINDS, SOURCES, Tip, make_tip, masked
 from colorbrowser.safe_text import escape, plain
 
 TRUSTED_NOTE = ("note: imported tips are trusted instructions to the agent: it sees them "
@@ -44,6 +45,7 @@ class _State:
         self.db = db
         self.frozen = frozen
         self.kb: KnowledgeBase | None = None
+        self._masker: Callable[[str], str] | None = None
 
     def open(self, *, embeddings: bool = False) -> KnowledgeBase:
         if self.kb is None:
@@ -53,6 +55,22 @@ class _State:
     def close(self) -> None:
         if self.kb is not None:
             self.kb.close()
+
+    def masker(self) -> Callable[[str], str]:
+        """The known secrets of the person's own config (values and API keys)."""
+        if self._masker is None:
+            from colorbrowser.agent.secrets import person_masker
+            from colorbrowser.config import load_settings
+
+            self._masker = person_masker(load_settings())
+        return self._masker
+
+    def mask(self, tip: Tip) -> Tip:
+        """A secret pasted into the tip, masked before it is stored (said on stderr)."""
+        clean = masked(tip, self.masker())
+        if clean is not tip:
+            click.echo(f"note: tip {tip.id} held a secret; it is stored masked", err=True)
+        return clean
 
 
 def _state(ctx: click.Context) -> _State:
@@ -101,6 +119,7 @@ def add_cmd(ctx: click.Context, site: str, text: str, patterns: tuple[str, ...],
     tip = make_tip(id=tip_id, site=site, text=_read_text(text), url_patterns=list(patterns),
                    keywords=_split(keywords), tags=_split(tags), kind=kind,
                    url_template=url_template, author=author, source=source)
+    tip = _state(ctx).mask(tip)
     _state(ctx).open().add(tip)
     click.echo(tip.id)
 
@@ -173,6 +192,20 @@ def _parse_edit_form(text: str, tip_id: str) -> dict:
     return {k: v for k, v in data.items() if k != "id"}
 
 
+def _masked_changes(changes: dict, mask: Callable[[str], str], tip_id: str) -> dict:
+    """Edited text, keywords and tags with the known secrets masked."""
+    out = dict(changes)
+    for key in ("text", "keywords", "tags"):
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = mask(value)
+        elif isinstance(value, list):
+            out[key] = [mask(v) if isinstance(v, str) else v for v in value]
+    if out != changes:
+        click.echo(f"note: tip {tip_id} held a secret; it is stored masked", err=True)
+    return out
+
+
 @tips.command("edit")
 @click.argument("tip_id")
 @click.option("--text", default=None, help="New text ('-': stdin).")
@@ -209,6 +242,7 @@ def edit_cmd(ctx: click.Context, tip_id: str, text: str | None, patterns: tuple[
             click.echo("no changes", err=True)
             return
         changes = _parse_edit_form(edited, tip_id)
+    changes = _masked_changes(changes, _state(ctx).masker(), tip_id)
     new = kb.update(tip_id, **changes)
     click.echo(f"{new.id} {'unchanged' if new == tip else 'updated'}")
 
@@ -267,7 +301,7 @@ def import_cmd(ctx: click.Context, file: Path, fmt: str | None, on_conflict: str
     Imported tips are trusted instructions to the agent: it sees them outside the fence
     that marks page text as untrusted, and follows them. Import only files you have
     read; `tips lint FILE` flags tips that give the agent orders or send data away."""
-    found = read_tips_file(file, fmt)
+    found = [_state(ctx).mask(t) for t in read_tips_file(file, fmt)]
     result = _state(ctx).open().add_many(found, on_conflict=on_conflict or "error")
     click.echo(f"imported {len(result.added)} new, {len(result.replaced)} replaced, "
                f"{len(result.skipped)} skipped from {file}")

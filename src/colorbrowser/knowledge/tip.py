@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -184,6 +185,16 @@ def make_tip(**fields: object) -> Tip:
         raise InvalidTip(describe_validation(exc, fields.get("id"))) from None
     check_tip(tip)
     return tip
+
+
+def masked(tip: Tip, mask: Callable[[str], str]) -> Tip:
+    """The tip with ``mask`` (the known secrets) applied to what a person wrote in it:
+    a password pasted into a tip is shared with every run that retrieves it."""
+    changes = {"text": mask(tip.text), "keywords": [mask(k) for k in tip.keywords],
+               "tags": [mask(t) for t in tip.tags]}
+    if all(changes[k] == getattr(tip, k) for k in changes):
+        return tip
+    return Tip.model_validate(tip.model_dump() | changes)
 
 
 def describe_validation(exc: ValidationError, tip_id: object = None) -> str:

@@ -13,6 +13,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from colorbrowser.errors import ColorBrowserError
+from colorbrowser.llm.prompts import Fence
 
 if TYPE_CHECKING:
     from colorbrowser.mcp.options import ServerConfig
@@ -31,7 +32,11 @@ async def _off_loop(fn, *args: Any) -> Any:
 
 class TaskOutcome(BaseModel):
     """How a run_task ended: the agent's status, the verifier's verdict (None where none
-    ran), the answer (typed when an output schema was given) and the run folder."""
+    ran), the answer (typed when an output schema was given) and the run folder.
+
+    The answer and the error say what web pages said (a page can write the agent's
+    answer for it), so they come back fenced like every page text this server returns,
+    and ``untrusted`` tells the calling model so; ``output`` keeps the schema's types."""
 
     status: str
     verdict: str | None
@@ -40,6 +45,7 @@ class TaskOutcome(BaseModel):
     steps: int
     run_dir: str | None
     error: str | None
+    untrusted: str = ""
 
 
 def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -> None:
@@ -53,10 +59,13 @@ def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -
         agent = Agent(goal, url=url, settings=settings, output=output_schema,
                       secrets=dict(config.secrets))
         result = agent.run()
-        return TaskOutcome(status=result.status, verdict=result.verdict, answer=result.answer,
+        fence = Fence()
+        return TaskOutcome(status=result.status, verdict=result.verdict,
+                           answer=_fenced(fence, result.answer),
                            output=result.to_json()["output"], steps=len(result.steps),
                            run_dir=str(result.run_dir) if result.run_dir else None,
-                           error=result.error)
+                           error=_fenced(fence, result.error),
+                           untrusted=say["run_task_untrusted"])
 
     async def run_task(goal: str, url: str, output_schema: dict[str, Any] | None = None,
                        max_steps: Annotated[int | None, Field(ge=1, le=500)] = None
@@ -64,6 +73,10 @@ def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -
         return await _off_loop(run, goal, url, output_schema, max_steps)
 
     server.add_tool(run_task, description=say["run_task"])
+
+
+def _fenced(fence: Fence, text: str | None) -> str | None:
+    return fence(text) if text else text
 
 
 # -- knowledge ----------------------------------------------------------------------------

@@ -143,7 +143,11 @@ def _finish(console: Console, episode, result, as_json: bool) -> int:
 @model_options
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
-def resume_command(run_dir, config_path, base_url, model_name, api_key_env, headed, as_json):
+@click.option("--profile", "profile_name", default=None,
+              help="Sign in with this login profile (default: the run's own, when the "
+                   "folder shows it is your sign-in).")
+def resume_command(run_dir, config_path, base_url, model_name, api_key_env, headed, as_json,
+                   profile_name):
     """Continue a run that was killed, from its last completed step."""
     from colorbrowser.run.resume import resume_episode
 
@@ -154,7 +158,7 @@ def resume_command(run_dir, config_path, base_url, model_name, api_key_env, head
             console.print(f"[yellow]note[/] {escape(text)}")
 
         episode = resume_episode(Path(run_dir), current, stack, hooks=[ConsoleHook(console)],
-                                 headed=headed, notice=note)
+                                 headed=headed, notice=note, profile_name=profile_name)
         console.print(f"[bold]resuming[/] at step {episode.state.step + 1}")
         result = episode.run()
     return _finish(console, episode, result, as_json)

@@ -217,6 +217,9 @@ def build_episode(
             "model": model.name,
             "colorbrowser": __version__,
             "settings": settings_snapshot(settings),
+            # The name and a seal, never the session: resume signs in from the profile.
+            **({"profile": {"name": profile.name, "seal": profile.seal()}}
+               if profile is not None else {}),
         })
     decider = decider or Operator(
         model,

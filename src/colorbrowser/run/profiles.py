@@ -11,6 +11,8 @@ out, or whose site sends the agent back to the sign-in page, is reported as expi
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from colorbrowser.agent.trajectory import MASK
 from colorbrowser.errors import Aborted, UserError
 from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import StepContext
@@ -85,6 +88,17 @@ class Profile:
             values |= {str(i.get("value", "")) for i in origin.get("localStorage") or []}
         return {v for v in values if len(v) >= MIN_TOKEN_CHARS}
 
+    def seal(self) -> str | None:
+        """A mark of this very sign-in, keyed by its session values: a run folder records
+        it, and ``resume`` uses the profile of that name again only when the mark fits,
+        so a folder from someone else cannot sign a resumed run in. None when the
+        profile holds no value long enough to key it."""
+        values = sorted(self.session_values())
+        if not values:
+            return None
+        return hmac.new("\0".join(values).encode(), self.name.encode(),
+                        hashlib.sha256).hexdigest()[:32]
+
     def expired_message(self) -> str:
         return (f"profile {self.name!r} has expired (saved {self.saved}); sign in again "
                 f"with `colorbrowser login {self.name} --url {self.login_url}`")
@@ -107,6 +121,66 @@ class ProfileCheck(Hook):
         if episode.step == 0 and self.profile.at_login_page(obs.url) and \
                 not self.profile.at_login_page(episode.start_url or ""):
             raise ProfileExpired(self.profile.expired_message())
+
+
+def with_profile(snapshot: dict[str, Any] | None, profile: Profile) -> dict[str, Any] | None:
+    """A checkpoint's browser with the profile's sign-in put back for a resume.
+
+    The checkpoint holds the session's cookies masked (a run folder never carries
+    them), and restoring it replaces the browser's storage: so each cookie and storage
+    item of the profile takes the place of the checkpoint's own of the same name, and
+    masked values are dropped. The result lives in memory only."""
+    if not snapshot:
+        return snapshot
+    storage = snapshot.get("storage")
+    storage = dict(storage) if isinstance(storage, dict) else {}
+
+    def key(cookie: dict[str, Any]) -> tuple[Any, ...]:
+        return cookie.get("name"), str(cookie.get("domain", "")).lstrip("."), \
+            cookie.get("path", "/")
+
+    mine = [c for c in profile.state.get("cookies") or [] if isinstance(c, dict)]
+    taken = {key(c) for c in mine}
+    kept = [c for c in storage.get("cookies") or [] if isinstance(c, dict)
+            and key(c) not in taken and MASK not in str(c.get("value", ""))]
+    origins = {str(o.get("origin")): o for o in storage.get("origins") or []
+               if isinstance(o, dict)}
+    for origin in profile.state.get("origins") or []:
+        old = origins.get(str(origin.get("origin")), {})
+        items = {i.get("name"): i for i in old.get("localStorage") or []
+                 if isinstance(i, dict) and MASK not in str(i.get("value", ""))}
+        items |= {i.get("name"): i for i in origin.get("localStorage") or []}
+        origins[str(origin.get("origin"))] = {**old, **origin,
+                                              "localStorage": list(items.values())}
+    storage |= {"cookies": kept + mine, "origins": list(origins.values())}
+    return {**snapshot, "storage": storage}
+
+
+def profile_for_resume(meta: dict[str, Any], named: str | None) -> tuple[Profile | None, str]:
+    """The login profile a resumed run starts with, and a note for the person.
+
+    The one named now (``resume --profile NAME``) wins. Otherwise the run folder's
+    profile only when its seal shows it is this person's very sign-in (their own killed
+    run): a folder is data and never chooses a session on its own."""
+    if named is not None:
+        return load_profile(named), ""
+    recorded = meta.get("profile")
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("name"), str):
+        return None, ""
+    name, seal = recorded["name"], recorded.get("seal")
+    again = (f"the run started signed in with login profile {name!r}; resuming signed out "
+             f"(pass --profile {name} to sign in)")
+    try:
+        profile = load_profile(check_name(name), check_expiry=False)
+    except UserError:
+        return None, again
+    mine = profile.seal()
+    if mine is None or not isinstance(seal, str) or not hmac.compare_digest(mine, seal):
+        return None, again.replace("resuming", "it is not the same sign-in as yours; "
+                                   "resuming", 1)
+    if profile.expired_cookies():
+        raise UserError(profile.expired_message())
+    return profile, ""
 
 
 def use_profile(env: Any, profile: Profile) -> None:

@@ -20,6 +20,7 @@ from colorbrowser.datafile import one_line
 from colorbrowser.errors import ConfigError, UserError
 from colorbrowser.protocols import Hook, Restorable
 from colorbrowser.run.factory import build_episode, key_seal
+from colorbrowser.run.profiles import profile_for_resume, with_profile
 
 
 def settings_for_resume(meta: dict[str, Any], current: Settings) -> Settings:
@@ -133,6 +134,7 @@ def resume_episode(
     hooks: list[Hook] | None = None,
     headed: bool = False,
     notice: Callable[[str], None] | None = None,
+    profile_name: str | None = None,
     **build: Any,
 ) -> Episode:
     if Path(run_dir).is_dir():  # before load(), which trims a torn line in steps.jsonl
@@ -143,9 +145,13 @@ def resume_episode(
         notice(change)
     if headed:
         settings.browser.headless = False
+    profile, note = profile_for_resume(point.meta, profile_name)
+    if note and notice is not None:
+        notice(note)
     episode = build_episode(
         point.state.goal, point.state.start_url, settings, stack,
-        run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, **build,
+        run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, profile=profile,
+        **build,
     )
     episode.state = point.state
     if isinstance(episode.memory, Restorable):
@@ -153,7 +159,8 @@ def resume_episode(
             episode.memory.restore(point.memory)
         except (TypeError, ValueError) as exc:
             raise UserError(f"the checkpoint's memory is damaged: {exc}") from None
-    episode.browser_snapshot = point.browser
+    # The checkpoint's cookies of the sign-in are masked: they come from the profile.
+    episode.browser_snapshot = with_profile(point.browser, profile) if profile else point.browser
     if point.interrupted_action:
         episode.pending_hints.append(
             f"The run was interrupted while doing {point.interrupted_action}; it may already "
