@@ -121,3 +121,20 @@ def test_a_login_page_that_cannot_be_opened_is_one_line_and_saves_nothing(capsys
     assert code == 2 and err.startswith("error: --url: cannot open http://127.0.0.1:9/")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not (profiles_dir() / "down.json").exists()
+
+
+@pytest.mark.parametrize("state", [
+    {"cookies": ["not a cookie"]},
+    {"cookies": [{"name": "sid", "value": "x", "expires": "soon"}]},
+    {"cookies": {"sid": "x"}},
+    {"cookies": [], "origins": [{"origin": "http://x", "localStorage": ["y"]}]},
+])
+def test_a_damaged_profile_is_one_line_not_a_traceback(tmp_path, capsys, pages_url, state):
+    profiles_dir().mkdir(parents=True, exist_ok=True)
+    (profiles_dir() / "broken.json").write_text(json.dumps(
+        {"name": "broken", "login_url": pages_url, "saved": "now", "state": state}))
+    code = run_cli("run", "x", "--url", f"{pages_url}/agent/login.html", "--knowledge",
+                   "off", "--profile", "broken", "--out", str(tmp_path / "run"))
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: login profile") and "damaged" in err
+    assert "Traceback" not in err

@@ -107,6 +107,14 @@ def test_fill_in_refuses_unknown_names_frames_and_other_hosts():
     assert vault.hide("code 4711-PIN ok") == "code {{secret:pin}} ok"
 
 
+def test_a_secret_bound_to_a_port_is_typed_on_that_port_only():
+    vault = Vault({"pw": Secret("hunter22", hosts=("127.0.0.1:8103",))})
+    fill = Action("fill", ["3", "{{secret:pw}}"])
+    assert vault.fill_in(fill, "http://127.0.0.1:8103/login").args == ["3", "hunter22"]
+    with pytest.raises(SecretRefused, match=r"may only be typed on 127\.0\.0\.1:8103"):
+        vault.fill_in(fill, "http://127.0.0.1:8203/login")  # another arena instance
+
+
 def test_a_secret_without_hosts_or_too_short_is_refused():
     with pytest.raises(UserError, match="bound to no host"):
         Vault({"a": Secret("long enough")})

@@ -106,7 +106,7 @@ class Vault:
             if secret is None:
                 known = ", ".join(placeholder(n) for n in self.secrets) or "none"
                 raise SecretRefused(f"there is no secret named {name!r} (known: {known})")
-            if host is None or not host_matches(host, secret.hosts):
+            if host is None or not host_matches(host, secret.hosts, page_port(url)):
                 raise SecretRefused(f"{placeholder(name)} may only be typed on "
                                     f"{', '.join(secret.hosts)}, not on {host or url}")
         args[-1] = PLACEHOLDER.sub(lambda m: self.secrets[m.group(1)].value, text)
@@ -163,10 +163,17 @@ def page_host(url: str) -> str | None:
     return plain_host(url)
 
 
-def host_matches(host: str, patterns: Iterable[str]) -> bool:
+def page_port(url: str) -> int | None:
+    from colorbrowser.browser.policy import web_port
+
+    return web_port(url)
+
+
+def host_matches(host: str, patterns: Iterable[str], port: int | None = None) -> bool:
+    """An entry with a port (``127.0.0.1:8103``) holds on that port only."""
     from colorbrowser.browser.policy import NavigationPolicy
 
-    return NavigationPolicy.of(list(patterns)).host_allowed(host)
+    return NavigationPolicy.of(list(patterns)).host_allowed(host, port)
 
 
 # -- where values come from -------------------------------------------------------------

@@ -99,7 +99,7 @@ def serve_http(config, port: int) -> None:
         given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
         return secrets.compare_digest(given.encode(), token.encode())
 
-    shown = token if TOKEN_VAR not in os.environ else f"${TOKEN_VAR}"
+    shown = f"${TOKEN_VAR}" if os.environ.get(TOKEN_VAR) else token  # the one in use
     click.echo(f"MCP server on http://127.0.0.1:{port}/mcp (Authorization: Bearer {shown})",
                err=True)
     server = uvicorn.Server(uvicorn.Config(TokenGate(app, allowed), log_level="warning",

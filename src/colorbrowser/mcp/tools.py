@@ -19,10 +19,13 @@ if TYPE_CHECKING:
     from colorbrowser.mcp.options import ServerConfig
 
 
-async def _off_loop(fn, *args: Any) -> Any:
+RUN_TASKS_AT_ONCE = 2  # each run_task is a whole browser and a model
+
+
+async def _off_loop(fn, *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
     """Run ``fn`` on a worker thread; a user-facing failure becomes an error result."""
     try:
-        return await anyio.to_thread.run_sync(fn, *args)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
     except ColorBrowserError as exc:
         raise ToolError(str(exc)) from None
 
@@ -49,6 +52,8 @@ class TaskOutcome(BaseModel):
 
 
 def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -> None:
+    runs: list[anyio.CapacityLimiter] = []  # made on the server's own event loop
+
     def run(goal: str, url: str, output_schema: dict[str, Any] | None,
             max_steps: int | None) -> TaskOutcome:
         from colorbrowser.api import Agent
@@ -70,7 +75,9 @@ def add_agent_tool(server: FastMCP, config: ServerConfig, say: dict[str, str]) -
     async def run_task(goal: str, url: str, output_schema: dict[str, Any] | None = None,
                        max_steps: Annotated[int | None, Field(ge=1, le=500)] = None
                        ) -> TaskOutcome:
-        return await _off_loop(run, goal, url, output_schema, max_steps)
+        if not runs:
+            runs.append(anyio.CapacityLimiter(RUN_TASKS_AT_ONCE))
+        return await _off_loop(run, goal, url, output_schema, max_steps, limiter=runs[0])
 
     server.add_tool(run_task, description=say["run_task"])
 
@@ -119,11 +126,15 @@ def add_knowledge_tools(server: FastMCP, config: ServerConfig, say: dict[str, st
 
     def add(site: str, text: str, url_patterns: list[str], keywords: list[str]) -> str:
         from colorbrowser.knowledge import make_tip
+        from colorbrowser.knowledge.injection import instruction_findings
 
         if redactor.text(text) != text:
             raise ToolError("the tip holds a secret; tips are shared, so it was not saved")
+        # The client is a model that reads pages: a page could plant orders through it.
+        for finding in instruction_findings(text, site):
+            raise ToolError(f"the tip was not saved: it {finding}")
         tip = make_tip(id="", site=site, text=text, url_patterns=url_patterns,
-                       keywords=keywords, author="mcp", source="person")
+                       keywords=keywords, author="mcp", source="import")
         kb = open_kb(writing=True)
         try:
             kb.add(tip)

@@ -224,10 +224,33 @@ def load_profile(name: str, *, check_expiry: bool = True) -> Profile:
                         f"`colorbrowser login {name} --url URL`") from None
     except (OSError, ValueError) as exc:
         raise UserError(f"login profile {path} cannot be read: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+    if not isinstance(data, dict) or not _state_shape(data.get("state")):
         raise UserError(f"login profile {path} is damaged; sign in again")
     profile = Profile(name, str(data.get("login_url", "")), str(data.get("saved", "")),
                       data["state"])
     if check_expiry and profile.expired_cookies():
         raise UserError(profile.expired_message())
     return profile
+
+
+def _state_shape(state: Any) -> bool:
+    """A storage state as the browser writes it: cookies and origins are lists of
+    mappings, a cookie's expiry is a number."""
+    if not isinstance(state, dict):
+        return False
+    cookies, origins = state.get("cookies") or [], state.get("origins") or []
+    if not isinstance(cookies, list) or not isinstance(origins, list):
+        return False
+    for cookie in cookies:
+        if not isinstance(cookie, dict) or not isinstance(cookie.get("name", ""), str):
+            return False
+        expires = cookie.get("expires", -1)
+        if isinstance(expires, bool) or not isinstance(expires, int | float):
+            return False
+    for origin in origins:
+        if not isinstance(origin, dict) or not isinstance(origin.get("localStorage") or [],
+                                                         list):
+            return False
+        if not all(isinstance(i, dict) for i in origin.get("localStorage") or []):
+            return False
+    return True
