@@ -147,6 +147,12 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     }, f"workflow learned from {run_dir}")
 
 
+def recorded_answer(run_dir: str | Path) -> str:
+    """The answer the run gave (empty when it gave none)."""
+    answer = _read(Path(run_dir), "result.json").get("answer")
+    return answer if isinstance(answer, str) else ""
+
+
 def _task_of(run_dir: Path) -> str | None:
     validation = _read(run_dir, "validation.json")
     task = validation.get("task")
