@@ -3,6 +3,8 @@ proved run teaches, and only what took effect on its own site is kept."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from colorbrowser.errors import UserError
@@ -60,3 +62,12 @@ def test_an_answer_that_is_a_goal_value_becomes_a_template(tmp_path):
     flow = learn(run)
     assert flow.answer.template == "{{repeat}}"
     assert flow.goal_pattern == 'Repeat "{{repeat}}" after opening ticket #{{ticket}}'
+
+
+def test_a_run_that_typed_a_masked_secret_is_refused(tmp_path):
+    run = write_run(tmp_path / "run")
+    lines = (run / "steps.jsonl").read_text().splitlines()
+    first = json.loads(lines[0]) | {"action": "fill('2', '***')"}
+    (run / "steps.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    with pytest.raises(UserError, match="typed a value the run masked"):
+        learn(run)
