@@ -22,7 +22,8 @@ from .conftest import own_cache
 
 pytestmark = pytest.mark.slow
 
-TASKS = "trac-ticket-owner-18,trac-ticket-owner-42,trac-priority-36,trac-accepted-by-julian"
+TASKS = ("trac-ticket-owner-18,trac-ticket-owner-42,trac-priority-36,trac-accepted-by-julian,"
+         "trac-ticket-resolution-20,trac-ticket-resolution-27")
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +91,18 @@ def test_an_edit_keeps_its_targets_by_role_and_name_and_its_value_as_a_parameter
 def test_a_count_inside_a_heading_is_cut_out_of_it(runs):
     flow = learn(runs["trac-accepted-by-julian"])
     assert flow.params == {}  # "julian" in the address is not the goal's "Julian Moore"
-    assert flow.answer.around == "Custom Query (* matches)"
+    assert flow.answer.around == "Custom Query (* "
     assert read_answer(flow, last_page(runs["trac-accepted-by-julian"]), {}) == "6"
+
+
+def test_a_labelled_place_is_preferred_to_counting_elements(runs):
+    """"fixed" shows in the heading, as a link among many, and beside the label
+    Resolution: in the change history; only the label carries over to a sibling."""
+    flow = learn(runs["trac-ticket-resolution-20"])
+    assert (flow.answer.label, flow.answer.around) == ("Resolution:", "→ *")
+    assert "nth" not in flow.answer.target
+    sibling = last_page(runs["trac-ticket-resolution-27"])
+    assert read_answer(flow, sibling, {"ticket": "27"}) == "fixed"
 
 
 def test_an_unproved_run_does_not_teach_until_a_person_approves_it(runs, tmp_path):

@@ -178,22 +178,28 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)
-    pattern = None
-    if source.around is not None:
-        before, after = fill_text(source.around, params).split("*")
-        pattern = re.compile(re.escape(" ".join(before.split())) + r"(.+?)" +
-                             re.escape(" ".join(after.split())))
+    pattern = around_pattern(fill_text(source.around, params)) if source.around else None
     answers = []
     for i in found:
         text = lines[i].text
         if pattern is not None:
-            match = pattern.fullmatch(text)
+            match = pattern.search(text)
             if match is None:
                 continue
             text = match.group(1).strip()
         if text:
             answers.append((i, text))
     return answers
+
+
+def around_pattern(around: str) -> re.Pattern[str]:
+    """``before*after`` as a pattern whose group is the answer: from the text just
+    before it (or the start) to what follows it (or the end)."""
+    before, after = (" ".join(part.split()) if part.strip() else part
+                     for part in around.split("*", 1))
+    head = re.escape(before) if before else "^"
+    tail = re.escape(after) if after else "$"
+    return re.compile(head + r"(.+?)" + tail)
 
 
 def _matches(target: Target, line: page.Line) -> bool:
