@@ -114,7 +114,7 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         raise UserError(f"run {run_dir} did not start on a web page ({start[:80]!r})")
     answer = result.get("answer")
     answer = answer if isinstance(answer, str) else ""
-    kept = [s for s in steps if _took_effect(s)]
+    kept = [s for s in steps if took_effect(s)]
     for s in kept:
         _on_site(s, site, run_dir)
     used = _used_texts(kept, answer, start)
@@ -160,7 +160,7 @@ def _task_of(run_dir: Path) -> str | None:
     return task if isinstance(task, str) and len(task) <= 200 else None
 
 
-def _took_effect(step: Step) -> bool:
+def took_effect(step: Step) -> bool:
     if not step.action or not step.executed or not step.result.ok:
         return False
     try:
