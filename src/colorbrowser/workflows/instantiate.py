@@ -143,6 +143,27 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
     return None
 
 
+def check_effect(ws: WorkflowStep, obs: Observation, params: Mapping[str, str]) -> str | None:
+    """None when the page shows what this step led to when the workflow was learned
+    (its address, ``*`` standing for any run of characters, and its title); else why
+    not. Values are compared as they are written in an address (percent-encoded) and as
+    they are."""
+    if ws.expect_url:
+        plain = fill_text(ws.expect_url, params)
+        encoded = fill_text(ws.expect_url, params, address=True)
+        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded}):
+            return f"the page is {obs.url[:200]}, not {encoded[:200]}"
+    if ws.expect_title:
+        title = fill_text(ws.expect_title, params)
+        if not _glob(title).fullmatch(obs.title):
+            return f"the page's title is {obs.title[:200]!r}, not {title[:200]!r}"
+    return None
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
+
+
 def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> str | None:
     """The answer for this goal: built from its values, or read on the page where the
     learned run read its own (None when that place is not on this page)."""
