@@ -163,7 +163,15 @@ def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
 
 def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> str | None:
     target = _target(source, params)
-    lines = page.parse(obs.axtree)
+    answers = answer_candidates(source, page.parse(obs.axtree), params)
+    return answers[target.nth][1] if len(answers) > target.nth else None
+
+
+def answer_candidates(source: AnswerSource, lines: list[page.Line],
+                      params: Mapping[str, str]) -> list[tuple[int, str]]:
+    """(line, answer) for every place on the page that fits the answer source, in the
+    order its ``nth`` counts (learning uses it to find that ``nth``)."""
+    target = _target(source, params)
     found = [i for i, line in enumerate(lines) if _matches(target, line)]
     label = page.norm(fill_text(source.label, params)) if source.label else ""
     if label and source.label_kind == "beside":
@@ -184,8 +192,8 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
                 continue
             text = match.group(1).strip()
         if text:
-            answers.append(text)
-    return answers[target.nth] if len(answers) > target.nth else None
+            answers.append((i, text))
+    return answers
 
 
 def _matches(target: Target, line: page.Line) -> bool:
