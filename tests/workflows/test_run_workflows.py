@@ -173,3 +173,38 @@ def test_run_workflows_only_refuses_a_goal_no_workflow_fits(tmp_path):
                         "--workflows", "only", "--kb", str(kb))
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].startswith("error: --workflows only: no ")
+
+
+def test_a_verified_run_teaches_a_workflow_that_runs_its_sibling(trac_url, env, tmp_path):
+    """--learn-workflows: the Operator's verified run becomes a workflow (h28a's learn),
+    and the sibling task then runs it with no model."""
+    from colorbrowser.workflows.episode import after_run
+
+    kb = tmp_path / "kb.db"
+    KnowledgeBase.open(kb, embeddings=False).close()
+
+    def scripted_operator_reply(messages):
+        prompt = messages[-1].content
+        if "Owned by:" in prompt:
+            return act("The owner is shown.", "stop('Julian Moore')")
+        if "value='#18'" in prompt:
+            return act("Jump to it.", f"press('{bid(prompt, 'textbox', 'Search:')}', 'Enter')")
+        return act("Search for the ticket.",
+                   f"fill('{bid(prompt, 'textbox', 'Search:')}', '#18')")
+
+    teacher = settings(tmp_path, kb, learn_workflows=True)
+    model = ScriptedModel([scripted_operator_reply] * 5)
+    episode, result = run("Who is the owner of ticket #18?", f"{trac_url}/", teacher, model,
+                          env, tmp_path / "taught")
+    assert result.verdict == "verified" and len(model.calls) == 3
+    [line] = after_run(episode.workflow, result, teacher)
+    assert line.startswith("learned wf-")
+    [flow] = all_versions(kb)
+    assert flow.provenance.learned_by == "agent" and flow.params == {"ticket": "18"}
+
+    model = no_model()
+    _, sibling = run("Who is the owner of ticket #42?", f"{trac_url}/", settings(tmp_path, kb),
+                     model, env, tmp_path / "sibling")
+    assert sibling.answer == "James Chen" and sibling.verdict == "verified"
+    assert model.calls == []
+    assert after_run(None, sibling, settings(tmp_path, kb)) == []  # learning is off there
