@@ -208,3 +208,15 @@ def test_a_verified_run_teaches_a_workflow_that_runs_its_sibling(trac_url, env, 
     assert sibling.answer == "James Chen" and sibling.verdict == "verified"
     assert model.calls == []
     assert after_run(None, sibling, settings(tmp_path, kb)) == []  # learning is off there
+
+
+def test_the_python_api_takes_workflows_as_a_setting(trac_url, tmp_path):
+    from colorbrowser.api import Agent
+
+    kb = tmp_path / "kb.db"
+    [flow] = stored(kb, owner_flow())
+    result = Agent("Who is the owner of ticket #42?", url=f"{trac_url}/", workflows="only",
+                   kb=kb, memory="none", run_dir=tmp_path / "run").run()
+    assert result.answer == "James Chen" and result.verdict == "verified"
+    assert result.usage.calls == 0
+    assert {s.workflow.id for s in result.steps} == {flow.id}
