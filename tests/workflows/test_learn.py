@@ -71,3 +71,14 @@ def test_a_run_that_typed_a_masked_secret_is_refused(tmp_path):
     (run / "steps.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
     with pytest.raises(UserError, match="typed a value the run masked"):
         learn(run)
+
+
+def test_a_long_name_that_holds_a_goal_value_is_matched_by_the_words_around_it():
+    from colorbrowser.workflows.learn import _target
+
+    assert _target("link", "[1329514]: Support resumable imports (refs #{{ticket}})") == \
+        {"role": "link", "contains": "#{{ticket}})"}
+    assert _target("link", "Milestone: {{milestone}}") == \
+        {"role": "link", "name": "Milestone: {{milestone}}"}
+    assert _target("link", "Support resumable imports") == \
+        {"role": "link", "name": "Support resumable imports"}
