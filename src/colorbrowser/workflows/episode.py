@@ -75,6 +75,7 @@ class WorkflowPlan:
     kb: KnowledgeBase | None = None
     aliases: SiteAliases = NO_ALIASES
     runner: WorkflowRunner | None = field(default=None, init=False)
+    skipped: str | None = field(default=None, init=False)  # why a fitting one did not run
 
     @property
     def runs(self) -> bool:
@@ -88,9 +89,15 @@ class WorkflowPlan:
             return operator, [], memory
         if choice.kind == "guide":
             return Guided(operator, choice.guidance()), [], memory
-        runner = WorkflowRunner(choice.workflow, choice.params, operator, kb=self.kb,
-                                mode="only" if self.mode == "only" else "on",
-                                aliases=self.aliases)
+        try:
+            runner = WorkflowRunner(choice.workflow, choice.params, operator, kb=self.kb,
+                                    mode="only" if self.mode == "only" else "on",
+                                    aliases=self.aliases)
+        except UserError as exc:  # a value that cannot fill the workflow (off the site...)
+            if self.mode == "only":
+                raise
+            self.choice, self.skipped = None, str(exc)
+            return operator, [], memory
         self.runner = runner
         return runner, [runner], PausedMemory(memory, runner.wants_model)
 
@@ -133,6 +140,8 @@ def after_run(plan: WorkflowPlan | None, result: EpisodeResult, settings: Settin
                              f"(v{flow.version + 1}; v{flow.version} is kept, inactive)")
         else:
             lines.append(f"guided by {flow.id} ({choice.why})")
+    if plan is not None and plan.skipped:
+        lines.append(f"not run: {plan.skipped}")
     ran = choice is not None and choice.kind == "run"
     if settings.agent.learn_workflows and not ran:
         learned = learn_from(result, settings)

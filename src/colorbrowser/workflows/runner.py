@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import re
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from colorbrowser.actions import ACTIONS, Param, format_action, parse_action
 from colorbrowser.errors import Aborted, ColorBrowserError
 from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.workflow import (
-    PARAM,
+    NAVIGATING,
     Provenance,
     Surroundings,
     Workflow,
@@ -57,7 +56,7 @@ from colorbrowser.steps import (
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
 from colorbrowser.workflows import instantiate as inst
-from colorbrowser.workflows import page
+from colorbrowser.workflows import page, values
 from colorbrowser.workflows.match import guidance_text
 
 if TYPE_CHECKING:
@@ -107,6 +106,8 @@ class _Pending:
 class _Heal:
     index: int  # the workflow step being healed (len(steps): the answer)
     reason: str
+    retry: bool = True  # the step may run itself once it fits (False: it ran and failed,
+    # or the gate refused it: never the same again)
     tries: int = 0
     done: list[WorkflowStep] = field(default_factory=list)  # the Operator's actions that ran
 
@@ -137,7 +138,6 @@ class WorkflowRunner(Hook):
         self.healed: dict[int, list[WorkflowStep]] = {}
         self.pending: _Pending | None = None
         self.miss: Miss | None = None  # the last step's action failed or was refused
-        self.answer_refused: str | None = None
         self.given_up = False
         self.report = RunReport()
 
@@ -164,7 +164,7 @@ class WorkflowRunner(Hook):
             return self._wait(view, miss)
         if miss.wrong:
             self.report.refused += 1
-        self.heal = _Heal(self.index, miss.reason)
+        self.heal = _Heal(self.index, miss.reason, retry=miss.absent or miss.wrong)
         return self._heal(view)
 
     def check(self, index: int, obs: Observation) -> Miss | None:
@@ -192,13 +192,11 @@ class WorkflowRunner(Hook):
     def _effect(self, index: int, obs: Observation) -> Miss | None:
         """The expected effect of workflow step ``index`` on the page now."""
         step, ws = self.steps[index]
-        if ws.expect_url and not self._url_fits(ws.expect_url, obs.url):
-            return Miss(f"after step {index + 1} the page should be {self._live(ws.expect_url)}, "
-                        f"not {obs.url}")
-        if ws.expect_title and " ".join(obs.title.split()).lower() != \
-                " ".join(self._fill(ws.expect_title).split()).lower():
-            return Miss(f"after step {index + 1} the page title should be "
-                        f"{self._fill(ws.expect_title)!r}, not {obs.title!r}")
+        if ws.expect_url:  # site placeholders and aliases as this run serves the site
+            ws = ws.model_copy(update={"expect_url": self._live(ws.expect_url)})
+        reason = inst.check_effect(ws, obs, self.params)
+        if reason:
+            return Miss(f"step {index + 1} did not lead where it should: {reason}")
         if step.expect is not None:
             try:
                 step.expect.find(obs)
@@ -206,18 +204,8 @@ class WorkflowRunner(Hook):
                 return Miss(f"step {index + 1} did not take effect: {exc}")
         return None
 
-    def _fill(self, text: str) -> str:
-        return PARAM.sub(lambda m: self.params.get(m.group(1), m.group(0)), text)
-
-    def _live(self, text: str) -> str:
-        return self.aliases.live(fill(self._fill(text), self.env))
-
-    def _url_fits(self, pattern: str, url: str) -> bool:
-        """``*`` stands for any run of characters; the rest is literal; a trailing
-        slash does not count."""
-        want = self._live(pattern).rstrip("/")
-        body = ".*".join(re.escape(part) for part in want.split("*"))
-        return re.fullmatch(body + "/?", url) is not None
+    def _live(self, address: str) -> str:
+        return self.aliases.live(fill(address, self.env))
 
     # -- what the runner decides ------------------------------------------------------
     def _note(self, index: int, *, healed: bool = False, reason: str | None = None
@@ -233,10 +221,9 @@ class WorkflowRunner(Hook):
         if step.target is None and step.action in ("goto", "new_tab"):
             text = self.aliases.live(text)
         self.waited = 0
-        self.pending = _Pending("stop" if step.action == "stop" else "step", index, element,
-                                view.obs)
+        self.pending = _Pending("step", index, element, view.obs)
         if step.action == "stop":
-            return self._stop(view, self._answer_text(view.obs, step))
+            return self._answer(view, step)
         return Decision(f"workflow step {index + 1} of {len(self.steps)}: {step.describe()}",
                         parse_action(text), text, Usage(), workflow=self._note(index))
 
@@ -254,20 +241,25 @@ class WorkflowRunner(Hook):
             return fill(str(step.args[0]), self.env)
         return ""
 
-    def _answer(self, view: DecisionView) -> Decision:
-        """All steps ran: read the answer where the workflow says, and stop."""
-        miss = self.miss or (self.check(len(self.steps), view.obs) if self.steps else None)
-        self.miss = None
-        answer = self._answer_text(view.obs, None) if miss is None else None
+    def _answer(self, view: DecisionView, step: PlanStep | None = None) -> Decision:
+        """All steps ran (or the next is the workflow's stop): read the answer where the
+        workflow says, and stop."""
+        index = self.index if step is not None else len(self.steps)
+        miss = None
+        if step is None:
+            miss = self.miss or (self.check(index, view.obs) if self.steps else None)
+            self.miss = None
+        answer = self._answer_text(view.obs, step) if miss is None else None
         if answer is None:
             reason = miss.reason if miss else (
                 f"no answer under {self.flow.answer.label or 'the recorded element'!r}"
                 if self.flow.answer is not None else "no answer")
             if self.waited < self.WAITS:
                 return self._wait(view, Miss(reason))
-            self.heal = _Heal(len(self.steps), reason)
+            self.heal = _Heal(index, reason, retry=False)
             return self._heal(view)
-        self.pending = _Pending("stop", len(self.steps))
+        self.waited = 0
+        self.pending = _Pending("stop", index)
         return self._stop(view, answer)
 
     def _stop(self, view: DecisionView, answer: str | None) -> Decision:
@@ -307,7 +299,8 @@ class WorkflowRunner(Hook):
             self._healed(heal)
             self.index = after
             return None
-        if heal.index < len(self.steps) and self.check(heal.index, view.obs) is None:
+        if heal.retry and heal.index < len(self.steps) and \
+                self.check(heal.index, view.obs) is None:
             self.heal = None  # the step itself fits now: the Operator's action was a detour
             self.index = heal.index
             return None
@@ -350,7 +343,8 @@ class WorkflowRunner(Hook):
                 self.miss = Miss(step.result.error or "the step did not run", absent=False)
         elif pending.kind == "stop" and not step.executed:
             # The verifier (or a person) refused the answer: the Operator reads it.
-            self.heal = _Heal(len(self.steps), step.result.error or "the answer was refused")
+            self.heal = _Heal(pending.index, step.result.error or "the answer was refused",
+                              retry=False)
         elif pending.kind == "heal" and ran and self.heal is not None and \
                 pending.decision is not None:
             recorded = self._record(pending)
@@ -366,11 +360,12 @@ class WorkflowRunner(Hook):
         if action is None or action.name in ("stop", "take_note", "calculate") or \
                 action.name == "scroll":
             return None
-        args = [self._param(a) for a in action.args]
+        args = [values.substitute(a, self.params) if isinstance(a, str) else a
+                for a in action.args]
         element = pending.element
         if element is not None and args:
-            raw: Any = {action.name: {"role": element.role,
-                                      "name": self._param(" ".join(element.name.split()))}}
+            name = values.substitute(" ".join(element.name.split()), self.params)
+            raw: Any = {action.name: {"role": element.role, "name": name}}
             for param, value in zip(_params(action.name), args[1:], strict=False):
                 if param.required or value != param.default:  # defaults stay implicit
                     raw[param.name] = value
@@ -379,21 +374,15 @@ class WorkflowRunner(Hook):
                 return WorkflowStep(step=raw, surroundings=surroundings, healed=True)
             except ValueError:
                 return None
-        text = format_action(action.name, [self.aliases.stable(a) if isinstance(a, str)
-                                           else a for a in args])
+        if action.name in NAVIGATING and action.args:  # the address as the site is known
+            address = self.aliases.stable(str(action.args[0]))
+            raw = {action.name: values.substitute_url(address, self.params)}
+        else:
+            raw = {action.name: args[0] if len(args) == 1 else args or None}
         try:
-            return WorkflowStep(step=text, healed=True)
+            return WorkflowStep(step=raw, healed=True)
         except ValueError:
             return None
-
-    def _param(self, value: Any) -> Any:
-        """A value with the goal's values put back as ``{{name}}``, longest first."""
-        if not isinstance(value, str):
-            return value
-        for name, given in sorted(self.params.items(), key=lambda kv: -len(kv[1])):
-            if given:
-                value = value.replace(given, "{{" + name + "}}")
-        return value
 
     def on_end(self, episode: EpisodeView, result: EpisodeResult) -> None:
         verdict = result.verdict
@@ -403,8 +392,9 @@ class WorkflowRunner(Hook):
         _quietly(lambda: self.kb.record_workflow_run(self.flow.id, success,
                                                      self.report.healed_steps))
         if success and self.healed and not self.given_up:
-            fresh = self.next_version(str(episode.run_dir or ""))
-            made = _quietly(lambda: self.kb.new_workflow_version(self.flow.id, fresh))
+            run = str(episode.run_dir or "")
+            made = _quietly(lambda: self.kb.new_workflow_version(self.flow.id,
+                                                                 self.next_version(run)))
             if made is not None:
                 self.report.new_version = made.id
 
