@@ -15,13 +15,14 @@ HOME = f"http://{SITE}/"
 
 def write_run(folder: Path, *, goal: str = "Who is the owner of ticket #18?",
               verdict: str | None = "verified", status: str = "done",
-              answer: str = "Julian Moore", goto: str = f"http://{SITE}/ticket/18") -> Path:
+              answer: str = "Julian Moore", goto: str = f"http://{SITE}/ticket/18",
+              start: str = HOME) -> Path:
     """An agent's run: open the ticket, answer with the owner read on its page."""
     run = Trajectory(folder)
-    run.write_meta({"goal": goal, "start_url": HOME, "model": "some-model"})
+    run.write_meta({"goal": goal, "start_url": start, "model": "some-model"})
     home = ticket_page(1, "Nobody")
     ticket = ticket_page(18, "Julian Moore")
-    run.append_step(Step(step=1, url=HOME, observation=home.axtree,
+    run.append_step(Step(step=1, url=start, observation=home.axtree,
                          action=f"goto('{goto}')"))
     run.append_step(Step(step=2, url=ticket.url, observation=ticket.axtree,
                          action="scroll(0, 300)"))

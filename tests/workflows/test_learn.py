@@ -82,3 +82,11 @@ def test_a_long_name_that_holds_a_goal_value_is_matched_by_the_words_around_it()
         {"role": "link", "name": "Milestone: {{milestone}}"}
     assert _target("link", "Support resumable imports") == \
         {"role": "link", "name": "Support resumable imports"}
+
+
+def test_a_run_that_started_on_a_blank_page_belongs_to_the_site_it_opened(tmp_path):
+    flow = learn(write_run(tmp_path / "run", start="about:blank"))
+    assert flow.site == SITE
+    assert flow.steps[0].step == {"goto": f"http://{SITE}/ticket/{{{{ticket}}}}"}
+    with pytest.raises(UserError, match="leaves the site"):
+        learn(write_run(tmp_path / "local", start="about:blank", goto="file:///tmp/y"))

@@ -108,10 +108,12 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     if not isinstance(goal, str) or not goal.strip():
         raise UserError(f"run {run_dir} records no goal (give one with --goal)")
     goal = " ".join(goal.split())
-    start = str(meta.get("start_url") or (steps[0].url if steps else ""))
+    start = str(meta.get("start_url") or "")
+    if not _web(start):  # started on about:blank: the first web page the run saw
+        start = next((s.url for s in steps if _web(s.url)), start)
     site = url_host(start)
-    if not site or urlsplit(start).scheme not in ("http", "https"):
-        raise UserError(f"run {run_dir} did not start on a web page ({start[:80]!r})")
+    if not _web(start):
+        raise UserError(f"run {run_dir} never reached a web page ({start[:80]!r})")
     answer = result.get("answer")
     answer = answer if isinstance(answer, str) else ""
     kept = [s for s in steps if took_effect(s)]
@@ -146,6 +148,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
                                  learned_by=learned_by or _learned_by(meta, steps, evidence),
                                  author=author or _read(run_dir, APPROVAL_FILE).get("author")),
     }, f"workflow learned from {run_dir}")
+
+
+def _web(url: str) -> bool:
+    return urlsplit(url).scheme in ("http", "https") and bool(url_host(url))
 
 
 def recorded_answer(run_dir: str | Path) -> str:
