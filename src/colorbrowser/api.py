@@ -188,6 +188,10 @@ class Agent(Generic[T]):
             ended = episode.run()
         if isinstance(episode.failure, UserError):  # e.g. the endpoint refused the key
             raise episode.failure
+        if settings.agent.learn_workflows:  # a verified Operator run teaches its family
+            from colorbrowser.workflows.episode import after_run
+
+            after_run(episode.workflow, ended, settings)
         return self._result(ended, episode.redact)
 
     async def arun(self) -> AgentResult[T]:

@@ -148,6 +148,8 @@ def resume_episode(
     profile, note = profile_for_resume(point.meta, profile_name)
     if note and notice is not None:
         notice(note)
+    # A workflow's place is not checkpointed: a resumed run goes on with the Operator.
+    settings.agent.workflows = "off"
     episode = build_episode(
         point.state.goal, point.state.start_url, settings, stack,
         run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, profile=profile,
