@@ -13,7 +13,12 @@ a password typed), then checks each of those:
 - a change needs a successful write request after the last change action, no error
   response, and no error text on the page that followed;
 - signing in needs a session cookie set for the site;
-- opening a page needs the final page not to be an error page.
+- opening a page needs an action that left the start page, and the final page not to
+  be an error page.
+
+An action's effects may come after its step was recorded (a submit whose navigation
+began late): the next step's evidence carries them as ``late``, and the stop brings
+what came since the last step (``Proof.tail``); both count as the earlier action's.
 
 A failed check says why in words the decider can act on ("the value 42 appears on no
 page you saw"), because the gate returns that reason to it.
@@ -23,11 +28,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
-from colorbrowser.evidence import CheckNote, Evidence, RequestNote, Verification
+from colorbrowser.actions import BUILTIN
+from colorbrowser.evidence import CheckNote, Evidence, Late, RequestNote, Verification
 from colorbrowser.steps import Step
 
 # -- what the goal asks for ------------------------------------------------------------
@@ -96,6 +102,47 @@ def _writes(step: Step, *, sign_in: bool | None = None) -> list[RequestNote]:
     if sign_in is None:
         return out
     return [r for r in out if is_sign_in_request(r) == sign_in]
+
+
+def in_browser(step: Step) -> bool:
+    """A step whose action ran in the browser (not a stop, a note, a calculation, a
+    tool, nor one the gate held back)."""
+    spec = BUILTIN.spec_for((step.action or "").split("(", 1)[0])
+    return step.executed and spec is not None and spec.scope in ("page", "browser")
+
+
+def with_late(steps: Sequence[Step], tail: Late | None = None) -> list[Step]:
+    """The steps with what each browser action caused late given back to it: the late
+    part of a later step's evidence, and ``tail`` (what came after the last step)."""
+    out = list(steps)
+    owner: int | None = None
+    for i, step in enumerate(steps):
+        late = step.evidence.late if step.evidence is not None else None
+        if late is not None and owner is not None:
+            out[owner] = _merged(out[owner], late)
+        if in_browser(step):
+            owner = i
+    if tail is not None and owner is not None:
+        out[owner] = _merged(out[owner], tail)
+    return out
+
+
+def _merged(step: Step, late: Late) -> Step:
+    evidence = (step.evidence or Evidence()).model_copy(deep=True)
+    for note in late.requests:
+        if note in evidence.requests:
+            continue  # told twice (a stop's tail, then its own record)
+        waiting = [i for i, r in enumerate(evidence.requests) if r.status is None
+                   and r.failure is None and (r.method, r.url, r.kind) == (
+                       note.method, note.url, note.kind)]
+        if waiting:
+            evidence.requests[waiting[0]] = note  # its answer came late
+        else:
+            evidence.requests.append(note)
+    evidence.cookies += late.cookies
+    if any(r.kind == "document" for r in late.requests):
+        evidence.page_errors = list(late.page_errors)  # the page it led to, not the one left
+    return step.model_copy(update={"evidence": evidence})
 
 
 # -- values in an answer ------------------------------------------------------------------
@@ -301,6 +348,7 @@ class Proof:
     status: str = "done"
     state_changed: bool | None = None  # arena only: did the app's database change?
     state_probe: Callable[[], bool | None] | None = None  # asked only for a change goal
+    tail: Late | None = None  # what the last action caused after its step was recorded
 
 
 Check = Callable[[Proof], CheckNote | None]
@@ -449,6 +497,10 @@ def check_open(proof: Proof) -> CheckNote:
             and _ERROR_PAGE.search(final.title):
         return CheckNote(name="error_page", passed=False,
                          reason=f"the final page is an error page: {final.title!r}")
+    if not any(in_browser(s) for s in proof.steps):
+        return CheckNote(name="not_moved", passed=False,
+                         reason="you stopped before taking any action, on the page you "
+                                "started on; open the page the goal asks for")
     moved = [s for s in proof.steps if s.executed and s.url and s.url != proof.steps[0].url]
     if proof.steps and final.url == proof.steps[0].url and not moved:
         return CheckNote(name="not_moved", passed=False,
@@ -469,6 +521,7 @@ def verify(proof: Proof) -> Verification:
     if not proof.stopped:
         return Verification(verdict="unverified", reasons=[
             f"the episode ended without an answer ({proof.status})"])
+    proof = replace(proof, steps=with_late(proof.steps, proof.tail), tail=None)
     kinds = goal_kinds(proof.goal, proof.steps)
     checks: list[CheckNote] = []
     answer = check_answer(proof, kinds)
