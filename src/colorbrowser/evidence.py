@@ -60,12 +60,13 @@ class CookieChange(_Data):
 class Late(_Data):
     """What the previous browser action caused after its own step was recorded: a
     request started (or answered) after that step's window closed, cookies changed
-    since, and the error texts of the page a late navigation led to. It belongs to
+    since, dialogs shown since, and the error texts the page showed then. It belongs to
     that action (the verifier reads it so), and is saved with the step that saw it."""
 
     requests: list[RequestNote] = Field(default_factory=list)
     cookies: list[CookieChange] = Field(default_factory=list)
     page_errors: list[str] = Field(default_factory=list)
+    dialogs: list[str] = Field(default_factory=list)
 
 
 class Evidence(_Data):
@@ -97,6 +98,7 @@ class Evidence(_Data):
         out += [f"late, from the previous action: {line}" for line in _cookie_lines(late.cookies)]
         out += [f"late, from the previous action: error text on the page: {t}"
                 for t in late.page_errors]
+        out += [f"late, from the previous action: dialog: {t}" for t in late.dialogs]
         out += [f"request: {r.line()}" for r in self.requests]
         if self.more_requests:
             out.append(f"request: … and {self.more_requests} more")

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from colorbrowser.actions import BUILTIN
 from colorbrowser.evidence import CheckNote, Evidence, Late, RequestNote, Verification
@@ -140,8 +140,11 @@ def _merged(step: Step, late: Late) -> Step:
         else:
             evidence.requests.append(note)
     evidence.cookies += late.cookies
+    evidence.dialogs += late.dialogs
     if any(r.kind == "document" for r in late.requests):
         evidence.page_errors = list(late.page_errors)  # the page it led to, not the one left
+    else:
+        evidence.page_errors += [t for t in late.page_errors if t not in evidence.page_errors]
     return step.model_copy(update={"evidence": evidence})
 
 
@@ -443,10 +446,54 @@ def check_change(proof: Proof) -> list[CheckNote]:
                                reason="the server said the change was saved, but nothing "
                                       "changed in its database"))
     if not notes:
+        unseen = not_shown_after(proof, steps, last_write)
+        if unseen:
+            notes.append(CheckNote(
+                name="change_not_shown", passed=False,
+                reason=f"no page after the change at step {step.step} shows {unseen!r}, "
+                       "which the goal asks for; check what was saved (open the page that "
+                       "shows it) and correct it if needed"))
+    if not notes:
         last = _writes(steps[last_write], sign_in=False)[-1]
         notes.append(CheckNote(name="change", passed=True,
                                reason=f"{last.method} {last.url} answered {last.status}"))
     return notes
+
+
+_SET_TO = re.compile(r"\b(?:set|change|update|rename|switch|move)\b.*\bto\s+([\w.+-]+)\s*[.!]?\s*$",
+                     re.I)
+_SAYS = re.compile(r"\b(?:says|saying|reads|reading|with the text|with text)\s*:\s*(.+?)\s*$",
+                   re.I)
+
+
+def written_values(goal: str) -> list[Value]:
+    """What the goal asks to be written, as it must read afterwards: its quoted strings,
+    the value a "set X to Y" goal ends with, and the text after "that says:"."""
+    text = " ".join(goal.split())
+    found = [v for v in values_in(text) if v.kind == "quoted"]
+    for pattern in (_SET_TO, _SAYS):
+        m = pattern.search(text)
+        value = m.group(1).rstrip(".!") if m else ""
+        if value and not any(v.text in value for v in found):
+            found.append(Value("quoted", value, _flat(value)))
+    return found
+
+
+def not_shown_after(proof: Proof, steps: Sequence[Step], last_write: int) -> str | None:
+    """The first quoted value of the goal that no page seen after the last write shows
+    (a comment posted with other words, a resolution other than the one asked for);
+    None when each one is shown. Secrets are never shown back, so a goal about a
+    password asks for nothing here."""
+    if re.search(r"pass(?:word|phrase|code)|\bpin\b|secret", proof.goal, re.I):
+        return None
+    quoted = written_values(proof.goal)
+    if not quoted:
+        return None
+    after = Observed()
+    for later in steps[last_write + 1:]:
+        after.add(later.title + "\n" + later.observation)
+    after.add(proof.final.title + "\n" + proof.final.text)
+    return next((v.text for v in quoted if not after.holds(v)), None)
 
 
 def _host(url: str) -> str:
@@ -513,7 +560,45 @@ def check_open(proof: Proof) -> CheckNote:
         return CheckNote(name="page_named", passed=False,
                          reason=f"the final page does not show {named[0].text!r}, which the "
                                 "goal names; open the page the goal asks for")
+    link = link_to_target(proof.goal, final)
+    if link is not None:
+        return CheckNote(name="page_linked", passed=False,
+                         reason=f"the final page only links to {link!r}, which the goal "
+                                "names; open that page")
     return CheckNote(name="page", passed=True, reason=f"ended on {final.url}")
+
+
+_LINK = re.compile(r"^\s*\*?\[[A-Za-z0-9_]{1,32}\]\s+link\s+(?:'((?:[^'\\]|\\.)*)'|"
+                   r"\"((?:[^\"\\]|\\.)*)\")", re.M)
+_TARGET = re.compile(r"\b([A-Za-z]{3,})\s+#?(\d[\w.-]*\w|\d)")
+
+
+def targets(goal: str) -> list[tuple[str, str]]:
+    """What a page the goal asks for is named by: (noun, value) pairs such as
+    ("milestone", "1.3"), and quoted titles as ("", title)."""
+    found = [("", str(v.key)) for v in values_in(goal) if v.kind == "quoted"]
+    found += [(m.group(1).lower(), m.group(2).lower()) for m in _TARGET.finditer(goal)]
+    return found
+
+
+def link_to_target(goal: str, final: FinalPage) -> str | None:
+    """A link on the final page to the very thing the goal names, when the page itself
+    is not that thing (its title and address do not name it): a list or search page
+    one click short of the goal. None when there is no such link."""
+    named = targets(goal)
+    if not named:
+        return None
+    own = _flat(final.title + " " + unquote(final.url))
+    links = [(a or b).replace("\\'", "'").replace('\\"', '"')
+             for a, b in _LINK.findall(final.text)]
+    for noun, value in named:
+        if contains(own, value):
+            continue
+        for text in links:
+            flat = _flat(text)
+            if contains(flat, value) and (not noun or contains(flat, noun)):
+                return text
+    return None
 
 
 def verify(proof: Proof) -> Verification:

@@ -121,6 +121,8 @@ class EvidenceLog:
     carried: list[_Seen] = field(default_factory=list)  # the previous action's, late
     late_cookies: list[CookieChange] = field(default_factory=list)
     late_errors: list[str] = field(default_factory=list)
+    late_dialogs: list[str] = field(default_factory=list)
+    told_dialogs: int = 0  # dialogs in the last step's evidence; later ones are late
     acted: bool = False  # an action was collected since ``forget``: late news is its
     _index: dict[Request, _Seen] = field(default_factory=dict)
 
@@ -163,7 +165,8 @@ class EvidenceLog:
         self._index.clear()
         self.dialogs.clear()
         self.downloads.clear()
-        self.late_cookies, self.late_errors = [], []
+        self.late_cookies, self.late_errors, self.late_dialogs = [], [], []
+        self.told_dialogs = 0
         self.cookies = None
         self.acted = False
 
@@ -172,15 +175,18 @@ class EvidenceLog:
         is carried into this one's evidence as late; the rest is forgotten."""
         now = _cookie_map(cookies)
         pending = [s for s in (*self.carried, *self.seen) if not s.final]
-        self.carried, self.late_cookies, self.late_errors = [], [], []
+        late_dialogs = self.dialogs[self.told_dialogs:]
+        self.carried, self.late_cookies, self.late_errors, self.late_dialogs = [], [], [], []
         if self.acted:
             self.carried = pending[-MAX_REQUESTS:]
             self.late_cookies = _cookie_changes(self.cookies or {}, now)
-            if page is not None and any(_navigates(s) for s in self.carried if s.news):
+            self.late_dialogs = late_dialogs
+            if page is not None and (late_dialogs or any(s.news for s in self.carried)):
                 self.late_errors = error_texts(page)
         self.seen.clear()
         self._index = {s.request: s for s in self.carried}
         self.dialogs.clear()
+        self.told_dialogs = 0
         self.downloads.clear()
         self.cookies = now
 
@@ -205,9 +211,10 @@ class EvidenceLog:
             cookies=_cookie_changes(after if self.cookies is None else self.cookies, after),
             page_errors=error_texts(page) if page is not None else [],
             late=Late(requests=[_note(s) for s in late], cookies=list(self.late_cookies),
-                      page_errors=list(self.late_errors)) if late or self.late_cookies
-            else None)
+                      page_errors=list(self.late_errors), dialogs=list(self.late_dialogs))
+            if late or self.late_cookies or self.late_dialogs else None)
         _reported(self.seen + late)
+        self.told_dialogs = len(self.dialogs)
         self.cookies = after
         self.acted = True
         return evidence
@@ -223,23 +230,18 @@ class EvidenceLog:
         if page is not None:
             self.wait_for_answers(page, items=news)
         changed = _cookie_changes(self.cookies or {}, _cookie_map(cookies))
-        if not news and not changed:
+        dialogs = self.dialogs[self.told_dialogs:]
+        if not news and not changed and not dialogs:
             return None
-        navigated = page is not None and any(_navigates(s) for s in news)
         return Late(requests=[_note(s) for s in news][:MAX_REQUESTS], cookies=changed,
-                    page_errors=error_texts(page) if navigated else [])
+                    page_errors=error_texts(page) if page is not None else [],
+                    dialogs=list(dialogs))
 
 
 def _reported(items: list[_Seen]) -> None:
     for item in items:
         item.reported = True
         item.final = item.answered
-
-
-def _navigates(item: _Seen) -> bool:
-    with contextlib.suppress(PlaywrightError):
-        return item.request.resource_type == "document"
-    return False
 
 
 def _note(item: _Seen) -> RequestNote:
