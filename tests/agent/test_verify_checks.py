@@ -69,6 +69,17 @@ def test_an_empty_answer_to_a_question_is_refuted_and_a_real_one_accepted():
     assert good.verdict == "verified", good.reasons
 
 
+def test_a_how_many_question_needs_a_number_even_when_the_words_were_seen():
+    page = "[20] link 'Timeline'\n[45] paragraph: 23 tickets"
+    steps = [step(1, "click('20')", page=page)]
+    goal = "How many tickets belong to milestone 1.1?"
+    menu = verify(proof(goal, "Timeline", steps))
+    assert menu.verdict == "unverified" and "gives no number" in menu.reason_text()
+    assert verify(proof(goal, "23", steps)).verified
+    assert verify(proof(goal, "23 tickets", steps)).verified
+    assert verify(proof("Who owns ticket 18?", "Timeline", steps)).verified
+
+
 def test_cannot_be_done_needs_a_reason():
     steps = [step(1, "scroll(0, 300)", page=SHOP)]
     bare = verify(proof("What does the trail map weigh?", "cannot be done", steps))

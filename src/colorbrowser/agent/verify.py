@@ -7,6 +7,7 @@ goal asks for from the goal's wording *and* from what the episode did (a form po
 a password typed), then checks each of those:
 
 - an answer to a question must say something, and "cannot be done" needs a reason;
+- a question of how many needs a number in its answer;
 - an information answer must be grounded: each value in it (numbers, dates, quoted
   strings, names) was seen on a page, given in the goal, or computed by ``calculate``
   from such values (a note counts when its own values were seen);
@@ -375,6 +376,25 @@ def check_answer(proof: Proof, kinds: list[str]) -> CheckNote | None:
     return CheckNote(name="answer", passed=True)
 
 
+_HOW_MANY = re.compile(r"^\s*(?:please\s+)?(?:how\s+(?:many|much)|what\s+is\s+the\s+"
+                       r"(?:number|count|total|amount|sum)|count)\b", re.I)
+_NUMBER_WORDS = re.compile(r"\b(?:zero|none|no|nothing|one|two|three|four|five|six|seven|"
+                           r"eight|nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.I)
+
+
+def check_answer_kind(proof: Proof) -> CheckNote | None:
+    """A question that asks how many (or how much) is answered by a quantity: "Timeline"
+    read off a menu is grounded, yet answers nothing."""
+    answer = (proof.answer or "").strip()
+    if not answer or not _HOW_MANY.search(" ".join(proof.goal.split())):
+        return None
+    if numbers_in(answer) or _NUMBER_WORDS.search(answer):
+        return CheckNote(name="answer_kind", passed=True)
+    return CheckNote(name="answer_kind", passed=False,
+                     reason=f"the goal asks how many, but the answer {answer[:80]!r} gives no "
+                            "number; count them and answer with the number")
+
+
 def check_grounded(proof: Proof) -> CheckNote | None:
     answer = (proof.answer or "").strip()
     if not answer:
@@ -613,9 +633,10 @@ def verify(proof: Proof) -> Verification:
     if answer is not None:
         checks.append(answer)
     if "information" in kinds and (answer is None or answer.passed):
-        grounded = check_grounded(proof)
-        if grounded is not None:
-            checks.append(grounded)
+        for check in (check_answer_kind, check_grounded):
+            note = check(proof)
+            if note is not None:
+                checks.append(note)
     if "change" in kinds:
         checks += check_change(proof)
     if "sign_in" in kinds:
