@@ -1,6 +1,6 @@
 """The verifier at the stop, measured on the arena's tasks against their evaluators.
 
-    COLORBROWSER_CACHE=~/.cache/colorbrowser python benchmarks/verify.py --instance 3
+    COLORBROWSER_CACHE=~/.cache/colorbrowser python benchmarks/verify.py --instance 22
     python benchmarks/verify.py --apps trac --tasks 'trac-comment-*' --out studies/verify
 
 Trajectories, each judged by the verifier at its stop and scored by the task's evaluator:
@@ -21,7 +21,9 @@ Then the second chance: an agent that first stops early with a wrong answer and 
 with the oracle plan when the verifier refuses; how many tasks it recovers (without
 verification every one of them fails).
 
-Runs its own arena instance (``--instance``, default 3). The last line is the summary
+Runs on one arena instance (``--instance N``; by default a free one, by eval's rule),
+resetting the task's app before each trajectory (a random agent that signed out is
+signed in again by the reset: ``tests/arena/test_trac_arena.py``). The last line is the summary
 the README quotes:
 ``verify: trajectories N, precision P, recall R, traps_caught K/M, false_alarms F``.
 """
@@ -43,8 +45,8 @@ from pathlib import Path
 from colorbrowser.actions import parse_action
 from colorbrowser.agent.verify import FinalPage, Proof
 from colorbrowser.agent.verifying import Judge
+from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.plans import plans, random_plan
-from colorbrowser.arena.suite import FIRST_INSTANCE_VAR
 from colorbrowser.arena.traps import arena_traps, run_trap
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import load_settings
@@ -150,14 +152,16 @@ def rate(a: int, b: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--instance", type=int, default=3)
+    parser.add_argument("--instance", type=int, default=None,
+                        help="the arena instance to use (default: a free one, as eval does)")
     parser.add_argument("--apps", default="trac")
     parser.add_argument("--tasks", default="*", help="glob over short task ids")
     parser.add_argument("--random-seeds", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--judge-seed", type=int, default=7)
     args = parser.parse_args()
-    os.environ[FIRST_INSTANCE_VAR] = str(args.instance)
+    if args.instance is not None:
+        os.environ[INSTANCE_VAR] = str(args.instance)
     out = args.out or Path(tempfile.mkdtemp(prefix="verify-bench-"))
     settings = load_settings(overrides={("browser", "screenshots"): False,
                                         ("agent", "knowledge"): "off",
@@ -174,6 +178,8 @@ def main() -> int:
         variants = {kind: plans(kind) for kind in ("oracle", "null", "wrong", "truncated")}
         runs = [(kind, task, variants[kind][short_id(task)]) for kind in variants
                 for task in tasks]
+        runs += [("random", task, random_plan(seed, 10)) for seed in range(args.random_seeds)
+                 for task in tasks]
 
         def play(kind: str, task_id: str, plan: Plan, n: int, total: int) -> None:
             run = run_task_episode(suite.task(task_id), settings, env=env, model=NoModel(),
@@ -192,10 +198,6 @@ def main() -> int:
 
         for n, (kind, task_id, plan) in enumerate(runs, 1):
             play(kind, task_id, plan, n, len(runs))
-        # The random agent last: it may sign out, and the suite's sign-in state is then
-        # made anew, which no later reset keeps.
-        randoms = [("random", task, random_plan(seed, 10)) for seed in range(args.random_seeds)
-                   for task in tasks]
         for task_id in tasks:
             plan, kind = oracle[short_id(task_id)], task_kind(suite.tasks[task_id])
             second = agent_settings(settings, retries=1)
@@ -217,8 +219,6 @@ def main() -> int:
                     Proof(goal=trap.goal, answer="", steps=[]),
                     Verification(verdict=t.verdict)).verdict  # type: ignore[arg-type]
                 trajectories.append(t)
-        for n, (kind, task_id, plan) in enumerate(randoms, 1):
-            play(kind, task_id, plan, n, len(randoms))
     (out / "trajectories.json").write_text(json.dumps([asdict(t) for t in trajectories],
                                                       indent=1), "utf-8")
     report(trajectories, recovered, time.monotonic() - started, out)

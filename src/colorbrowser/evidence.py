@@ -57,6 +57,18 @@ class CookieChange(_Data):
     removed: list[str] = Field(default_factory=list)
 
 
+class Late(_Data):
+    """What the previous browser action caused after its own step was recorded: a
+    request started (or answered) after that step's window closed, cookies changed
+    since, dialogs shown since, and the error texts the page showed then. It belongs to
+    that action (the verifier reads it so), and is saved with the step that saw it."""
+
+    requests: list[RequestNote] = Field(default_factory=list)
+    cookies: list[CookieChange] = Field(default_factory=list)
+    page_errors: list[str] = Field(default_factory=list)
+    dialogs: list[str] = Field(default_factory=list)
+
+
 class Evidence(_Data):
     """One step's evidence, saved with the step record (``Step.evidence``)."""
 
@@ -68,6 +80,7 @@ class Evidence(_Data):
     notes: list[str] = Field(default_factory=list)
     calculations: list[str] = Field(default_factory=list)  # "expression = result"
     more_requests: int = 0  # requests beyond MAX_REQUESTS, counted only
+    late: Late | None = None  # the previous action's, seen after its window closed
 
     @property
     def error_responses(self) -> list[RequestNote]:
@@ -76,24 +89,36 @@ class Evidence(_Data):
     @property
     def empty(self) -> bool:
         return not (self.requests or self.page_errors or self.dialogs or self.cookies
-                    or self.downloads or self.notes or self.calculations)
+                    or self.downloads or self.notes or self.calculations or self.late)
 
     def lines(self) -> list[str]:
         """The evidence as short lines, for trace pages and a judge's prompt."""
-        out = [f"request: {r.line()}" for r in self.requests]
+        late = self.late or Late()
+        out = [f"late, from the previous action: request: {r.line()}" for r in late.requests]
+        out += [f"late, from the previous action: {line}" for line in _cookie_lines(late.cookies)]
+        out += [f"late, from the previous action: error text on the page: {t}"
+                for t in late.page_errors]
+        out += [f"late, from the previous action: dialog: {t}" for t in late.dialogs]
+        out += [f"request: {r.line()}" for r in self.requests]
         if self.more_requests:
             out.append(f"request: … and {self.more_requests} more")
         out += [f"error text on the page: {t}" for t in self.page_errors]
         out += [f"dialog: {t}" for t in self.dialogs]
-        for change in self.cookies:
-            if change.set:
-                out.append(f"cookies set on {change.site}: {', '.join(change.set)}")
-            if change.removed:
-                out.append(f"cookies removed on {change.site}: {', '.join(change.removed)}")
+        out += _cookie_lines(self.cookies)
         out += [f"download: {d}" for d in self.downloads]
         out += [f"note: {n}" for n in self.notes]
         out += [f"calculation: {c}" for c in self.calculations]
         return out
+
+
+def _cookie_lines(changes: list[CookieChange]) -> list[str]:
+    out = []
+    for change in changes:
+        if change.set:
+            out.append(f"cookies set on {change.site}: {', '.join(change.set)}")
+        if change.removed:
+            out.append(f"cookies removed on {change.site}: {', '.join(change.removed)}")
+    return out
 
 
 VerdictName = Literal["verified", "unverified", "refuted"]

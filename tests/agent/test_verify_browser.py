@@ -31,7 +31,7 @@ def site():
 def run(env, tmp_path, goal: str, url: str, replies, *, retries: int = 2,
         state_changed=None, max_steps: int = 8):
     model = ScriptedModel(replies)
-    hook = VerifyHook(retries, state_changed=state_changed)
+    hook = VerifyHook(retries, state_changed=state_changed, late=env.late_evidence)
     episode = Episode(goal, env, Operator(model, format_retries=0),
                       settings=AgentSettings(max_steps=max_steps), start_url=url,
                       trajectory=Trajectory(tmp_path / "run"), hooks=[hook])
@@ -117,6 +117,62 @@ def test_a_form_filled_but_never_submitted_is_refuted(browser_env, site, tmp_pat
         result.verification.reason_text()
 
 
+def _save_later(env, title: str):
+    """late.html: the click arms the form, whose post starts only after the click's
+    evidence window closed (released here, as a loaded machine would delay it)."""
+    def release(m):
+        env.page.evaluate("window.go = true")
+        env.page.wait_for_url("**/saved")
+        return act("The page says it is saved.", "stop('Saved')")
+    return [lambda m: act("Type the title.", f"fill('{bid_in(m, 'textbox', 'Late title')}', "
+                                             f"'{title}')"),
+            lambda m: act("Save it.", f"click('{bid_in(m, 'button', 'Save later')}')"),
+            release]
+
+
+def test_a_save_whose_post_starts_late_is_verified_at_a_stop_right_after(browser_env, site,
+                                                                         tmp_path):
+    result, _ = run(browser_env, tmp_path, 'Add a product titled "Scarf".',
+                    f"{site.url}/late.html", _save_later(browser_env, "Scarf"), retries=0)
+    assert site.stored[-1] == "Scarf"
+    assert result.verdict == "verified", result.verification
+    assert f"POST {site.url}/save answered 303" in result.verification.checks[-1].reason
+    stop = load_steps(tmp_path / "run")[-1]  # the stop's record keeps what came late
+    assert [r.url for r in stop.evidence.late.requests if r.writes] == [f"{site.url}/save"]
+
+
+def test_a_save_whose_post_starts_late_is_verified_after_another_action(browser_env, site,
+                                                                       tmp_path):
+    *save, release = _save_later(browser_env, "Mitts")
+    replies = [*save, lambda m: (release(m), act("Look at it.", "scroll(0, 100)"))[1],
+               act("Saved.", "stop('Saved')")]
+    result, _ = run(browser_env, tmp_path, 'Add a product titled "Mitts".',
+                    f"{site.url}/late.html", replies, retries=0)
+    assert site.stored[-1] == "Mitts"
+    assert result.verdict == "verified", result.verification
+    scrolled = load_steps(tmp_path / "run")[2]
+    assert [r.status for r in scrolled.evidence.late.requests if r.writes] == [303]
+
+
+def test_a_late_post_answered_500_is_still_refuted(browser_env, site, tmp_path):
+    def to_the_broken_server(m):
+        browser_env.page.evaluate("document.getElementById('later').action = '/save-broken'")
+        return act("Type the title.", f"fill('{bid_in(m, 'textbox', 'Late title')}', 'Cowl')")
+
+    def release(m):
+        browser_env.page.evaluate("window.go = true")
+        browser_env.page.wait_for_function("document.title === 'Internal Server Error'")
+        return act("Saved, surely.", "stop('Saved')")
+
+    replies = [to_the_broken_server,
+               lambda m: act("Save it.", f"click('{bid_in(m, 'button', 'Save later')}')"),
+               release]
+    result, _ = run(browser_env, tmp_path, 'Add a product titled "Cowl".',
+                    f"{site.url}/late.html", replies, retries=0)
+    assert result.verdict == "refuted"
+    assert f"answered 500 to POST {site.url}/save-broken" in result.verification.reason_text()
+
+
 # -- sign in and open a page --------------------------------------------------------------------
 def test_a_sign_in_needs_its_session_cookie(browser_env, site, tmp_path):
     good = [lambda m: act("User.", f"fill('{bid_in(m, 'textbox', 'User')}', 'ann')"),
@@ -146,6 +202,30 @@ def test_opening_a_page_is_refused_on_an_error_page_and_accepted_on_the_page(bro
              act("Opened.", "stop('')")]
     result, _ = run(browser_env, tmp_path / "right", "Open the page for adding a product",
                     f"{site.url}/shop.html", right, retries=0)
+    assert result.verdict == "verified", result.verification
+
+
+def test_an_open_a_page_goal_stopped_before_any_action_is_not_verified(browser_env, site,
+                                                                        tmp_path):
+    # The start page shows what the goal names, but nothing was opened.
+    result, _ = run(browser_env, tmp_path, "Open the page of the wool hiking socks",
+                    f"{site.url}/shop.html", [act("It is right here.", "stop('')")], retries=0)
+    assert result.verdict != "verified"
+    assert "you stopped before taking any action" in result.verification.reason_text()
+
+
+def test_an_empty_answer_at_the_first_step_is_refuted(browser_env, site, tmp_path):
+    result, _ = run(browser_env, tmp_path, "What is the price of the trail map?",
+                    f"{site.url}/shop.html", [act("Done.", "stop()")], retries=0)
+    assert result.verdict == "refuted" and "the answer is empty" in \
+        result.verification.reason_text()
+
+
+def test_a_question_answered_from_the_start_page_alone_is_still_verified(browser_env, site,
+                                                                         tmp_path):
+    # The start page is a page the agent saw: an answer grounded there needs no action.
+    result, _ = run(browser_env, tmp_path, "What is the price of the trail map?",
+                    f"{site.url}/shop.html", [act("It says so.", "stop('$4.20')")], retries=0)
     assert result.verdict == "verified", result.verification
 
 

@@ -69,6 +69,17 @@ def test_an_empty_answer_to_a_question_is_refuted_and_a_real_one_accepted():
     assert good.verdict == "verified", good.reasons
 
 
+def test_a_how_many_question_needs_a_number_even_when_the_words_were_seen():
+    page = "[20] link 'Timeline'\n[45] paragraph: 23 tickets"
+    steps = [step(1, "click('20')", page=page)]
+    goal = "How many tickets belong to milestone 1.1?"
+    menu = verify(proof(goal, "Timeline", steps))
+    assert menu.verdict == "unverified" and "gives no number" in menu.reason_text()
+    assert verify(proof(goal, "23", steps)).verified
+    assert verify(proof(goal, "23 tickets", steps)).verified
+    assert verify(proof("Who owns ticket 18?", "Timeline", steps)).verified
+
+
 def test_cannot_be_done_needs_a_reason():
     steps = [step(1, "scroll(0, 300)", page=SHOP)]
     bare = verify(proof("What does the trail map weigh?", "cannot be done", steps))
@@ -125,13 +136,14 @@ def test_a_note_counts_only_when_its_own_values_were_seen():
 
 # -- changes ------------------------------------------------------------------------------------
 GOAL = "Add a product titled \"Gaiters\"."
+SAVED = "[3] text: Product Gaiters saved."
 
 
 def test_a_change_needs_a_successful_write_after_the_last_change_action():
     ok = [step(1, "fill('5', 'Gaiters')"),
           step(2, "click('6')", evidence=Evidence(requests=[
               post("http://h/save", 303), doc("http://h/saved", 200)]))]
-    verdict = verify(proof(GOAL, "Saved the product", ok))
+    verdict = verify(proof(GOAL, "Saved the product", ok, final_text=SAVED))
     assert verdict.verdict == "verified", verdict.reasons
     failed = [step(1, "fill('5', 'Gaiters')"),
               step(2, "click('6')", evidence=Evidence(requests=[post("http://h/save", 500)],
@@ -176,6 +188,7 @@ def test_a_database_that_did_not_change_refutes_a_saved_page():
     assert verdict.verdict == "refuted" and "nothing changed in its database" in \
         verdict.reason_text()
     told.state_changed = True
+    told.final = FinalPage(url="http://h/saved", text=SAVED)
     assert verify(told).verdict == "verified"
 
 
@@ -220,6 +233,64 @@ def test_opening_a_page_needs_to_leave_the_start_page_and_show_what_the_goal_nam
                          final_url="http://h/milestone/1.3",
                          final_text="[5] heading 'Milestone 1.3'"))
     assert right.verdict == "verified", right.reasons
+
+
+def test_a_page_one_click_short_of_the_goal_is_not_the_page():
+    moved = [step(1, "click('20')", url="http://h/")]
+    roadmap = "[31] link 'Milestone: 1.2'\n[35] link 'Milestone: 1.3'\n[40] text: 1.3 is late"
+    short = verify(proof("Show me the page of milestone 1.3.", "", moved,
+                         final_url="http://h/roadmap", title="Roadmap – Harbor",
+                         final_text=roadmap))
+    assert short.verdict == "unverified"
+    assert "only links to 'Milestone: 1.3'" in short.reason_text()
+    title = "HEIC import is very slow when two files share the same checksum"
+    results = f"[12] link '#48: {title}'"
+    goal = f'Open the ticket titled "{title}".'
+    assert not verify(proof(goal, "", moved, final_url="http://h/search?q=HEIC",
+                            title="Search Results", final_text=results)).verified
+    # The page itself: its title names the target, whatever it links to.
+    ticket = verify(proof(goal, "", moved, final_url="http://h/ticket/48",
+                          title="#48 (HEIC import is very slow when two files share the same "
+                                "checksum) – Harbor", final_text=results))
+    assert ticket.verified, ticket.reasons
+    # A link that names the value but not the thing ("#57" is a ticket, not a changeset).
+    changeset = verify(proof("Open the changeset that references ticket #57.", "", moved,
+                             final_url="http://h/changeset/1329514", title="Changeset 1329514",
+                             final_text="[8] link '#57'\n[9] text: Scan folders, refs #57"))
+    assert changeset.verified, changeset.reasons
+
+
+def test_a_change_must_show_the_quoted_values_the_goal_asks_for_afterwards():
+    goal = 'Add the comment "I can reproduce this on Debian 12." to ticket #33.'
+    saved = Evidence(requests=[post("http://h/ticket/33", 303), doc("http://h/ticket/33", 200)])
+    steps = [step(1, "fill('7', '…')"), step(2, "click('9')", evidence=saved)]
+    wrong = verify(proof(goal, "", steps, final_url="http://h/ticket/33",
+                         final_text="[40] paragraph 'I can reproduce this on Debian 12!'"))
+    assert wrong.verdict == "unverified"
+    assert "shows 'I can reproduce this on Debian 12.'" in wrong.reason_text()
+    right = verify(proof(goal, "", steps, final_url="http://h/ticket/33",
+                         final_text="[40] paragraph 'I can reproduce this on Debian 12.'"))
+    assert right.verified, right.reasons
+    # A later page that shows it counts too: reading back what was saved.
+    later = [*steps, step(3, "goto('http://h/ticket/33')", page="[3] text: on Debian 12.",
+                          evidence=Evidence(requests=[doc("http://h/ticket/33", 200)])),
+             step(4, "scroll(0, 1)", page="[40] paragraph 'I can reproduce this on Debian 12.'")]
+    assert verify(proof(goal, "", later, final_text="")).verified
+    # "Set X to Y" and "that says: ..." name what must read so afterwards, quoted or not.
+    ticket = [step(1, "click('9')", evidence=saved)]
+    major = verify(proof("Set the priority of ticket #36 to critical.", "", ticket,
+                         final_text="[7] text: Priority: major"))
+    assert major.verdict == "unverified" and "shows 'critical'" in major.reason_text()
+    assert verify(proof("Set the priority of ticket #36 to critical.", "", ticket,
+                        final_text="[7] text: Priority: critical")).verified
+    says = "Create a wiki page named FAQ that says: Thumbnails are rebuilt at night."
+    assert not verify(proof(says, "", ticket, final_text="Thumbnails are rebuilt at noon.")
+                      ).verified
+    assert verify(proof(says, "", ticket, final_text="[5] paragraph 'Thumbnails are rebuilt "
+                                                     "at night.'")).verified
+    # A password is never shown back: nothing to read back.
+    secret = verify(proof('Change my password to "hunter22"', "", steps, final_text=""))
+    assert secret.verified, secret.reasons
 
 
 def test_a_bracketed_value_on_the_page_is_no_element_id():

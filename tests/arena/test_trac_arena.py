@@ -112,6 +112,38 @@ def test_login_state_still_works_after_reset(trac):
         assert "logged in as Trac Admin" in page_text(client.get("/prefs").text)
 
 
+def test_a_sign_out_in_chromium_is_undone_by_the_next_reset(trac, browser):
+    """The random agent signs out now and then; every later task starts from the
+    snapshot's own sign-in state, so the reset must bring that session back (and no
+    fresh sign-in state is made that a later reset would not keep)."""
+    state = str(trac.login_state("trac", "hugo"))
+    prefs = trac.base_url("trac") + "/prefs"
+
+    def signed_in() -> bool:
+        context = browser.new_context(storage_state=state)
+        try:
+            page = context.new_page()
+            page.goto(prefs)
+            return "logged in as" in page.inner_text("#metanav")
+        finally:
+            context.close()
+
+    context = browser.new_context(storage_state=state)
+    try:
+        page = context.new_page()
+        page.goto(trac.base_url("trac") + "/")
+        page.get_by_role("button", name="Logout").click()
+        page.wait_for_load_state()
+        assert "Login" in page.inner_text("#metanav")
+    finally:
+        context.close()
+    assert not signed_in()  # the server forgot the session: the state is dead now
+    trac.reset(["trac"])
+    assert signed_in()
+    assert trac.login_state("trac", "hugo") == trac.layout.snap("trac") / "auth" / "hugo.json"
+    assert not (trac.layout.instance(trac.instance) / "auth").exists()
+
+
 def test_down_leaves_no_process_and_frees_the_port(trac):
     pgid = trac.status(["trac"])[0].pgid
     port = trac.port("trac")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from colorbrowser.agent.verify import Proof
 from colorbrowser.agent.verifying import Judge
-from colorbrowser.evidence import Verification
+from colorbrowser.evidence import Evidence, Verification
 from colorbrowser.llm.jsonreply import json_object
 from colorbrowser.llm.prompts import clip_page
 from colorbrowser.llm.role import Role
@@ -63,6 +63,9 @@ def evidence_lines(proof: Proof) -> list[str]:
         lines.append(f"step {step.step}: {action} on {step.url}")
         if step.evidence is not None:
             lines += [f"  {line}" for line in step.evidence.lines()]
+    if proof.tail is not None:
+        lines.append("after the last step, before the stop:")
+        lines += [f"  {line}" for line in Evidence(late=proof.tail).lines()]
     return lines[-EVIDENCE_LINES:]
 
 

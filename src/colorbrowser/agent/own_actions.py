@@ -28,7 +28,12 @@ def run_agent_action(state: EpisodeState, env: Environment, action: Action,
         return tools[action.name].call(action.args)
     if action.name == "stop":
         answer = str(action.args[0]) if action.args else ""
-        return ActionResult(done=True, answer=answer, output="episode finished")
+        # What the last browser action caused after its step was recorded: kept with
+        # the stop, so the run folder holds every request the verifier read.
+        late = getattr(env, "late_evidence", None)
+        found = late() if callable(late) else None
+        return ActionResult(done=True, answer=answer, output="episode finished",
+                            evidence=Evidence(late=found) if found is not None else None)
     if action.name == "take_note":
         text = str(action.args[0]).strip()
         if not text:

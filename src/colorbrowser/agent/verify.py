@@ -7,13 +7,19 @@ goal asks for from the goal's wording *and* from what the episode did (a form po
 a password typed), then checks each of those:
 
 - an answer to a question must say something, and "cannot be done" needs a reason;
+- a question of how many needs a number in its answer;
 - an information answer must be grounded: each value in it (numbers, dates, quoted
   strings, names) was seen on a page, given in the goal, or computed by ``calculate``
   from such values (a note counts when its own values were seen);
 - a change needs a successful write request after the last change action, no error
   response, and no error text on the page that followed;
 - signing in needs a session cookie set for the site;
-- opening a page needs the final page not to be an error page.
+- opening a page needs an action that left the start page, and the final page not to
+  be an error page.
+
+An action's effects may come after its step was recorded (a submit whose navigation
+began late): the next step's evidence carries them as ``late``, and the stop brings
+what came since the last step (``Proof.tail``); both count as the earlier action's.
 
 A failed check says why in words the decider can act on ("the value 42 appears on no
 page you saw"), because the gate returns that reason to it.
@@ -23,11 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-from colorbrowser.evidence import CheckNote, Evidence, RequestNote, Verification
+from colorbrowser.actions import BUILTIN
+from colorbrowser.evidence import CheckNote, Evidence, Late, RequestNote, Verification
 from colorbrowser.steps import Step
 
 # -- what the goal asks for ------------------------------------------------------------
@@ -96,6 +103,50 @@ def _writes(step: Step, *, sign_in: bool | None = None) -> list[RequestNote]:
     if sign_in is None:
         return out
     return [r for r in out if is_sign_in_request(r) == sign_in]
+
+
+def in_browser(step: Step) -> bool:
+    """A step whose action ran in the browser (not a stop, a note, a calculation, a
+    tool, nor one the gate held back)."""
+    spec = BUILTIN.spec_for((step.action or "").split("(", 1)[0])
+    return step.executed and spec is not None and spec.scope in ("page", "browser")
+
+
+def with_late(steps: Sequence[Step], tail: Late | None = None) -> list[Step]:
+    """The steps with what each browser action caused late given back to it: the late
+    part of a later step's evidence, and ``tail`` (what came after the last step)."""
+    out = list(steps)
+    owner: int | None = None
+    for i, step in enumerate(steps):
+        late = step.evidence.late if step.evidence is not None else None
+        if late is not None and owner is not None:
+            out[owner] = _merged(out[owner], late)
+        if in_browser(step):
+            owner = i
+    if tail is not None and owner is not None:
+        out[owner] = _merged(out[owner], tail)
+    return out
+
+
+def _merged(step: Step, late: Late) -> Step:
+    evidence = (step.evidence or Evidence()).model_copy(deep=True)
+    for note in late.requests:
+        if note in evidence.requests:
+            continue  # told twice (a stop's tail, then its own record)
+        waiting = [i for i, r in enumerate(evidence.requests) if r.status is None
+                   and r.failure is None and (r.method, r.url, r.kind) == (
+                       note.method, note.url, note.kind)]
+        if waiting:
+            evidence.requests[waiting[0]] = note  # its answer came late
+        else:
+            evidence.requests.append(note)
+    evidence.cookies += late.cookies
+    evidence.dialogs += late.dialogs
+    if any(r.kind == "document" for r in late.requests):
+        evidence.page_errors = list(late.page_errors)  # the page it led to, not the one left
+    else:
+        evidence.page_errors += [t for t in late.page_errors if t not in evidence.page_errors]
+    return step.model_copy(update={"evidence": evidence})
 
 
 # -- values in an answer ------------------------------------------------------------------
@@ -301,6 +352,7 @@ class Proof:
     status: str = "done"
     state_changed: bool | None = None  # arena only: did the app's database change?
     state_probe: Callable[[], bool | None] | None = None  # asked only for a change goal
+    tail: Late | None = None  # what the last action caused after its step was recorded
 
 
 Check = Callable[[Proof], CheckNote | None]
@@ -322,6 +374,25 @@ def check_answer(proof: Proof, kinds: list[str]) -> CheckNote | None:
                          reason=f"the answer {answer!r} says the task cannot be done but gives "
                                 "no reason; say why, or keep trying")
     return CheckNote(name="answer", passed=True)
+
+
+_HOW_MANY = re.compile(r"^\s*(?:please\s+)?(?:how\s+(?:many|much)|what\s+is\s+the\s+"
+                       r"(?:number|count|total|amount|sum)|count)\b", re.I)
+_NUMBER_WORDS = re.compile(r"\b(?:zero|none|no|nothing|one|two|three|four|five|six|seven|"
+                           r"eight|nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.I)
+
+
+def check_answer_kind(proof: Proof) -> CheckNote | None:
+    """A question that asks how many (or how much) is answered by a quantity: "Timeline"
+    read off a menu is grounded, yet answers nothing."""
+    answer = (proof.answer or "").strip()
+    if not answer or not _HOW_MANY.search(" ".join(proof.goal.split())):
+        return None
+    if numbers_in(answer) or _NUMBER_WORDS.search(answer):
+        return CheckNote(name="answer_kind", passed=True)
+    return CheckNote(name="answer_kind", passed=False,
+                     reason=f"the goal asks how many, but the answer {answer[:80]!r} gives no "
+                            "number; count them and answer with the number")
 
 
 def check_grounded(proof: Proof) -> CheckNote | None:
@@ -395,10 +466,54 @@ def check_change(proof: Proof) -> list[CheckNote]:
                                reason="the server said the change was saved, but nothing "
                                       "changed in its database"))
     if not notes:
+        unseen = not_shown_after(proof, steps, last_write)
+        if unseen:
+            notes.append(CheckNote(
+                name="change_not_shown", passed=False,
+                reason=f"no page after the change at step {step.step} shows {unseen!r}, "
+                       "which the goal asks for; check what was saved (open the page that "
+                       "shows it) and correct it if needed"))
+    if not notes:
         last = _writes(steps[last_write], sign_in=False)[-1]
         notes.append(CheckNote(name="change", passed=True,
                                reason=f"{last.method} {last.url} answered {last.status}"))
     return notes
+
+
+_SET_TO = re.compile(r"\b(?:set|change|update|rename|switch|move)\b.*\bto\s+([\w.+-]+)\s*[.!]?\s*$",
+                     re.I)
+_SAYS = re.compile(r"\b(?:says|saying|reads|reading|with the text|with text)\s*:\s*(.+?)\s*$",
+                   re.I)
+
+
+def written_values(goal: str) -> list[Value]:
+    """What the goal asks to be written, as it must read afterwards: its quoted strings,
+    the value a "set X to Y" goal ends with, and the text after "that says:"."""
+    text = " ".join(goal.split())
+    found = [v for v in values_in(text) if v.kind == "quoted"]
+    for pattern in (_SET_TO, _SAYS):
+        m = pattern.search(text)
+        value = m.group(1).rstrip(".!") if m else ""
+        if value and not any(v.text in value for v in found):
+            found.append(Value("quoted", value, _flat(value)))
+    return found
+
+
+def not_shown_after(proof: Proof, steps: Sequence[Step], last_write: int) -> str | None:
+    """The first quoted value of the goal that no page seen after the last write shows
+    (a comment posted with other words, a resolution other than the one asked for);
+    None when each one is shown. Secrets are never shown back, so a goal about a
+    password asks for nothing here."""
+    if re.search(r"pass(?:word|phrase|code)|\bpin\b|secret", proof.goal, re.I):
+        return None
+    quoted = written_values(proof.goal)
+    if not quoted:
+        return None
+    after = Observed()
+    for later in steps[last_write + 1:]:
+        after.add(later.title + "\n" + later.observation)
+    after.add(proof.final.title + "\n" + proof.final.text)
+    return next((v.text for v in quoted if not after.holds(v)), None)
 
 
 def _host(url: str) -> str:
@@ -449,6 +564,10 @@ def check_open(proof: Proof) -> CheckNote:
             and _ERROR_PAGE.search(final.title):
         return CheckNote(name="error_page", passed=False,
                          reason=f"the final page is an error page: {final.title!r}")
+    if not any(in_browser(s) for s in proof.steps):
+        return CheckNote(name="not_moved", passed=False,
+                         reason="you stopped before taking any action, on the page you "
+                                "started on; open the page the goal asks for")
     moved = [s for s in proof.steps if s.executed and s.url and s.url != proof.steps[0].url]
     if proof.steps and final.url == proof.steps[0].url and not moved:
         return CheckNote(name="not_moved", passed=False,
@@ -461,7 +580,45 @@ def check_open(proof: Proof) -> CheckNote:
         return CheckNote(name="page_named", passed=False,
                          reason=f"the final page does not show {named[0].text!r}, which the "
                                 "goal names; open the page the goal asks for")
+    link = link_to_target(proof.goal, final)
+    if link is not None:
+        return CheckNote(name="page_linked", passed=False,
+                         reason=f"the final page only links to {link!r}, which the goal "
+                                "names; open that page")
     return CheckNote(name="page", passed=True, reason=f"ended on {final.url}")
+
+
+_LINK = re.compile(r"^\s*\*?\[[A-Za-z0-9_]{1,32}\]\s+link\s+(?:'((?:[^'\\]|\\.)*)'|"
+                   r"\"((?:[^\"\\]|\\.)*)\")", re.M)
+_TARGET = re.compile(r"\b([A-Za-z]{3,})\s+#?(\d[\w.-]*\w|\d)")
+
+
+def targets(goal: str) -> list[tuple[str, str]]:
+    """What a page the goal asks for is named by: (noun, value) pairs such as
+    ("milestone", "1.3"), and quoted titles as ("", title)."""
+    found = [("", str(v.key)) for v in values_in(goal) if v.kind == "quoted"]
+    found += [(m.group(1).lower(), m.group(2).lower()) for m in _TARGET.finditer(goal)]
+    return found
+
+
+def link_to_target(goal: str, final: FinalPage) -> str | None:
+    """A link on the final page to the very thing the goal names, when the page itself
+    is not that thing (its title and address do not name it): a list or search page
+    one click short of the goal. None when there is no such link."""
+    named = targets(goal)
+    if not named:
+        return None
+    own = _flat(final.title + " " + unquote(final.url))
+    links = [(a or b).replace("\\'", "'").replace('\\"', '"')
+             for a, b in _LINK.findall(final.text)]
+    for noun, value in named:
+        if contains(own, value):
+            continue
+        for text in links:
+            flat = _flat(text)
+            if contains(flat, value) and (not noun or contains(flat, noun)):
+                return text
+    return None
 
 
 def verify(proof: Proof) -> Verification:
@@ -469,15 +626,17 @@ def verify(proof: Proof) -> Verification:
     if not proof.stopped:
         return Verification(verdict="unverified", reasons=[
             f"the episode ended without an answer ({proof.status})"])
+    proof = replace(proof, steps=with_late(proof.steps, proof.tail), tail=None)
     kinds = goal_kinds(proof.goal, proof.steps)
     checks: list[CheckNote] = []
     answer = check_answer(proof, kinds)
     if answer is not None:
         checks.append(answer)
     if "information" in kinds and (answer is None or answer.passed):
-        grounded = check_grounded(proof)
-        if grounded is not None:
-            checks.append(grounded)
+        for check in (check_answer_kind, check_grounded):
+            note = check(proof)
+            if note is not None:
+                checks.append(note)
     if "change" in kinds:
         checks += check_change(proof)
     if "sign_in" in kinds:

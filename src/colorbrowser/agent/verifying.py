@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from colorbrowser.agent.trajectory import load_steps
 from colorbrowser.agent.verify import FinalPage, Proof, verify
-from colorbrowser.evidence import Verification
+from colorbrowser.evidence import Late, Verification
 from colorbrowser.gate import Reject
 from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import Decision, EpisodeResult, Step, StepContext
@@ -34,10 +34,12 @@ class VerifyHook(Hook):
     gives_verdict = True  # the loop ends it first, so other hooks read the verdict
 
     def __init__(self, retries: int = 2, *, judge: Judge | None = None,
-                 state_changed: Callable[[], bool | None] | None = None) -> None:
+                 state_changed: Callable[[], bool | None] | None = None,
+                 late: Callable[[], Late | None] | None = None) -> None:
         self.retries = retries
         self.judge = judge
         self.state_changed = state_changed  # the arena's database diff, where there is one
+        self.late = late  # the browser's news since the last step (BrowserEnv.late_evidence)
         self.used = 0
         self.steps: list[Step] = []
         self.obs: Observation | None = None
@@ -64,7 +66,8 @@ class VerifyHook(Hook):
             last = self.steps[-1]
             final = FinalPage(url=last.url, title=last.title, text=last.observation)
         return Proof(goal=episode.goal, answer=answer, steps=list(self.steps), final=final,
-                     stopped=stopped, status=status, state_probe=self.state_changed)
+                     stopped=stopped, status=status, state_probe=self.state_changed,
+                     tail=self.late() if self.late is not None else None)
 
     def check(self, proof: Proof) -> Verification:
         verdict = verify(proof)

@@ -15,6 +15,7 @@ DNS rebinding), like the apps behind it.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import re
 import threading
@@ -71,7 +72,9 @@ class FaultProxy:
             protocol_version = "HTTP/1.1"
 
             def _any(self) -> None:
-                proxy.handle(self)
+                # A browser that hung up (a page left mid-load) needs no answer.
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    proxy.handle(self)
 
             do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = _any
 

@@ -153,7 +153,7 @@ def run_trap(trap: TrapTask, arena: Any, env: Any, *, faulty: bool = True,
             settings=AgentSettings(max_steps=len(trap.plan) + 4),
             start_url=proxy.url + trap.start,
             trajectory=Trajectory(run_dir) if run_dir is not None else None,
-            hooks=[VerifyHook(0, state_changed=changed)])
+            hooks=[VerifyHook(0, state_changed=changed, late=env.late_evidence)])
         result = episode.run()
         done = trap.done(db, context.cookies())
         verification = result.verification

@@ -32,7 +32,7 @@ from colorbrowser.browser.watchdog import (
 )
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import ActionParseError, BrowserError, StartPageFailed
-from colorbrowser.evidence import Evidence
+from colorbrowser.evidence import Evidence, Late
 from colorbrowser.types import Action, ActionResult, Observation
 
 
@@ -90,6 +90,7 @@ class BrowserEnv:
                 page.close()
         session.pop_dialogs()
         session.pop_notices()
+        session.evidence.forget()  # the start page and the task's cookies are no action's
         self._last = None
         self._pending_error = None
         self.stall = StallWatch(steps=self.settings.stall_steps)
@@ -169,6 +170,7 @@ class BrowserEnv:
         (resuming): its tabs open only where the agent's own actions could go."""
         snap = Snapshot.from_json(data)
         failed = restore_snapshot(self.session, snap, web_only=True)
+        self.session.evidence.forget()
         self._snapshot = snap
         self._last = None
         self._pending_error = None
@@ -196,7 +198,7 @@ class BrowserEnv:
         with self.hang.guard("action"):
             log = self.session.evidence
             with contextlib.suppress(PlaywrightError, BrowserError):
-                log.begin(self.session.context.cookies())
+                log.begin(self.session.context.cookies(), self.session.page)
             result = execute(self.session, action, self._last)
             with contextlib.suppress(PlaywrightError, BrowserError):
                 if refused := keep_on_the_web(self.session):
@@ -222,6 +224,23 @@ class BrowserEnv:
         page = session.page
         session.evidence.wait_for_answers(page)
         return session.evidence.collect(page, session.context.cookies())
+
+    def late_evidence(self) -> Late | None:
+        """What the last action caused after its step was recorded (a form post that
+        started late, an answer that came late), for the verifier at a stop."""
+        session = self.session
+        if not session.started or not session.is_alive:
+            return None
+        frozen = session.page
+        late = None
+        with self.hang.guard("look at the last action's effects"), \
+                contextlib.suppress(PlaywrightError, BrowserError):
+            late = session.evidence.late(frozen, session.context.cookies())
+        if self.hang.fired:
+            session.mark_broken(frozen)
+            session.notice(self.hang.notice() or "the page stopped answering")
+            return None
+        return late
 
     def close(self) -> None:
         self.session.close()

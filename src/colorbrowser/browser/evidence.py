@@ -6,6 +6,12 @@ after into an ``Evidence``: requests (method, URL, status; form posts with their
 names only), cookies set or removed per site (names only, values are compared here and
 never kept), downloads, dialogs, and the error texts the page shows afterwards.
 No model is involved, and nothing typed into a form is kept.
+
+An action's effects do not all fit in its window: a submit whose navigation starts
+after the window closed (a loaded machine), a request still waiting for its answer.
+Those are not dropped: the next action's evidence carries them as ``late`` (with the
+cookies changed in between), and ``late`` hands them to the verifier when the agent
+stops before acting again.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from urllib.parse import parse_qsl
 from playwright.sync_api import Download, Page, Request, Response
 from playwright.sync_api import Error as PlaywrightError
 
-from colorbrowser.evidence import MAX_REQUESTS, CookieChange, Evidence, RequestNote
+from colorbrowser.evidence import MAX_REQUESTS, CookieChange, Evidence, Late, RequestNote
 
 # Resources that say nothing about what an action did.
 _QUIET = {"image", "stylesheet", "font", "script", "media", "manifest", "texttrack", "ping"}
@@ -95,6 +101,13 @@ class _Seen:
     status: int | None = None
     failure: str | None = None
     answered: bool = False
+    reported: bool = False  # in a step's evidence already
+    final: bool = False  # reported with its answer: nothing more to tell
+
+    @property
+    def news(self) -> bool:
+        """Something a step's evidence has not told yet: the request, or its answer."""
+        return not self.final and (not self.reported or self.answered)
 
 
 @dataclass
@@ -104,7 +117,13 @@ class EvidenceLog:
     seen: list[_Seen] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     downloads: list[str] = field(default_factory=list)
-    cookies: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    cookies: dict[tuple[str, str, str], str] | None = None  # as the last step left them
+    carried: list[_Seen] = field(default_factory=list)  # the previous action's, late
+    late_cookies: list[CookieChange] = field(default_factory=list)
+    late_errors: list[str] = field(default_factory=list)
+    late_dialogs: list[str] = field(default_factory=list)
+    told_dialogs: int = 0  # dialogs in the last step's evidence; later ones are late
+    acted: bool = False  # an action was collected since ``forget``: late news is its
     _index: dict[Request, _Seen] = field(default_factory=dict)
 
     # -- fed by the session's listeners --------------------------------------------------
@@ -138,33 +157,91 @@ class EvidenceLog:
             self.downloads.append(f"{download.suggested_filename} from {download.url}")
 
     # -- one action ----------------------------------------------------------------------
-    def begin(self, cookies: list[dict[str, Any]]) -> None:
-        """An action starts: forget what came before, remember the cookies as they are."""
+    def forget(self) -> None:
+        """A new start (a fresh tab for an episode or a task): nothing before it is
+        any action's doing, neither the start page's requests nor the task's cookies."""
         self.seen.clear()
+        self.carried.clear()
         self._index.clear()
         self.dialogs.clear()
         self.downloads.clear()
-        self.cookies = _cookie_map(cookies)
+        self.late_cookies, self.late_errors, self.late_dialogs = [], [], []
+        self.told_dialogs = 0
+        self.cookies = None
+        self.acted = False
 
-    def wait_for_answers(self, page: Page, seconds: float = ANSWER_WAIT_S) -> None:
+    def begin(self, cookies: list[dict[str, Any]], page: Page | None = None) -> None:
+        """An action starts. What the previous action caused after its window closed
+        is carried into this one's evidence as late; the rest is forgotten."""
+        now = _cookie_map(cookies)
+        pending = [s for s in (*self.carried, *self.seen) if not s.final]
+        late_dialogs = self.dialogs[self.told_dialogs:]
+        self.carried, self.late_cookies, self.late_errors, self.late_dialogs = [], [], [], []
+        if self.acted:
+            self.carried = pending[-MAX_REQUESTS:]
+            self.late_cookies = _cookie_changes(self.cookies or {}, now)
+            self.late_dialogs = late_dialogs
+            if page is not None and (late_dialogs or any(s.news for s in self.carried)):
+                self.late_errors = error_texts(page)
+        self.seen.clear()
+        self._index = {s.request: s for s in self.carried}
+        self.dialogs.clear()
+        self.told_dialogs = 0
+        self.downloads.clear()
+        self.cookies = now
+
+    def wait_for_answers(self, page: Page, seconds: float = ANSWER_WAIT_S,
+                         items: list[_Seen] | None = None) -> None:
         """Let requests the action started get their answers (driver-side waits only)."""
         deadline = time.monotonic() + seconds
+        waiting = self.seen if items is None else items
         with contextlib.suppress(PlaywrightError):
-            while (any(not s.answered for s in self.seen) and time.monotonic() < deadline
+            while (any(not s.answered for s in waiting) and time.monotonic() < deadline
                    and not page.is_closed()):
                 page.wait_for_timeout(20)
 
     def collect(self, page: Page | None, cookies: list[dict[str, Any]]) -> Evidence:
         """What happened since ``begin``, as the step's evidence."""
         requests = [_note(s) for s in self.seen]
+        late = [s for s in self.carried if s.news]
         after = _cookie_map(cookies)
         evidence = Evidence(
             requests=requests[:MAX_REQUESTS], more_requests=max(0, len(requests) - MAX_REQUESTS),
             dialogs=list(self.dialogs), downloads=list(self.downloads),
-            cookies=_cookie_changes(self.cookies, after),
-            page_errors=error_texts(page) if page is not None else [])
+            cookies=_cookie_changes(after if self.cookies is None else self.cookies, after),
+            page_errors=error_texts(page) if page is not None else [],
+            late=Late(requests=[_note(s) for s in late], cookies=list(self.late_cookies),
+                      page_errors=list(self.late_errors), dialogs=list(self.late_dialogs))
+            if late or self.late_cookies or self.late_dialogs else None)
+        _reported(self.seen + late)
+        self.told_dialogs = len(self.dialogs)
         self.cookies = after
+        self.acted = True
         return evidence
+
+    def late(self, page: Page | None, cookies: list[dict[str, Any]]) -> Late | None:
+        """What the last action caused since its window closed (requests started or
+        answered later, cookies changed since), for a stop that comes before the next
+        action; None when there is nothing. Nothing is marked as told: if the agent
+        acts again instead, that action's evidence carries the same news."""
+        if not self.acted:
+            return None
+        news = [s for s in (*self.carried, *self.seen) if s.news]
+        if page is not None:
+            self.wait_for_answers(page, items=news)
+        changed = _cookie_changes(self.cookies or {}, _cookie_map(cookies))
+        dialogs = self.dialogs[self.told_dialogs:]
+        if not news and not changed and not dialogs:
+            return None
+        return Late(requests=[_note(s) for s in news][:MAX_REQUESTS], cookies=changed,
+                    page_errors=error_texts(page) if page is not None else [],
+                    dialogs=list(dialogs))
+
+
+def _reported(items: list[_Seen]) -> None:
+    for item in items:
+        item.reported = True
+        item.final = item.answered
 
 
 def _note(item: _Seen) -> RequestNote:

@@ -162,9 +162,10 @@ def help_hooks(settings: Settings, model: Model, kb: KnowledgeBase | None,
 
 
 def verify_hooks(settings: Settings, stack: contextlib.ExitStack,
-                 state_changed: Callable[[], bool | None] | None = None) -> list[Hook]:
+                 state_changed: Callable[[], bool | None] | None = None,
+                 env: Environment | None = None) -> list[Hook]:
     """The verifier at the stop, with the model judge when one is configured; [] when
-    verification is off."""
+    verification is off. ``env`` tells it what the last action caused late."""
     if settings.agent.verify == "off":
         return []
     from colorbrowser.agent.verifying import VerifyHook
@@ -174,7 +175,9 @@ def verify_hooks(settings: Settings, stack: contextlib.ExitStack,
         from colorbrowser.agent.judge import ModelJudge
 
         judge = ModelJudge(open_model(settings.judge, stack, settings.paths.cache))
-    return [VerifyHook(settings.agent.verify_retries, judge=judge, state_changed=state_changed)]
+    late = getattr(env, "late_evidence", None)
+    return [VerifyHook(settings.agent.verify_retries, judge=judge, state_changed=state_changed,
+                       late=late if callable(late) else None)]
 
 
 def build_episode(
@@ -274,7 +277,7 @@ def build_episode(
         trajectory=trajectory,
         memory=memory,
         hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks,
-               *workflow_hooks, *verify_hooks(settings, stack, state_changed)],
+               *workflow_hooks, *verify_hooks(settings, stack, state_changed, env)],
         tools=by_name,
         vault=vault,
     )
