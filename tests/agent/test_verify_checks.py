@@ -43,6 +43,17 @@ def test_goal_kinds_come_from_the_wording():
     assert goal_kinds("Sign in and then post a reply saying thanks", []) == ["change", "sign_in"]
 
 
+def test_following_a_link_opening_a_tab_or_saving_into_the_answer_asks_for_no_change():
+    assert goal_kinds("Follow the Docs link and tell me the latest version.", []) == [
+        "information"]
+    assert "change" not in goal_kinds("Open a new tab with the wiki and find the Harbor "
+                                      "install page", [])
+    assert goal_kinds("Find the cheapest tent and save its name in your answer.", []) == [
+        "information"]
+    assert goal_kinds("Follow the user alice", []) == ["change"]
+    assert goal_kinds("Find the cheapest tent and save it to my wishlist", []) == ["change"]
+
+
 def test_a_write_the_episode_made_makes_it_a_change_goal_whatever_the_wording():
     steps = [step(1, "click('5')", evidence=Evidence(requests=[post("http://h/save", 500)]))]
     assert "change" in goal_kinds("Tell the shop my new address is 4 Elm Road", steps)
@@ -90,6 +101,16 @@ def test_cannot_be_done_needs_a_reason():
 
 
 # -- grounded answers -------------------------------------------------------------------------
+def test_a_typed_answer_is_grounded_by_its_values_not_by_the_schemas_keys():
+    steps = [step(1, "scroll(0, 300)", page=SHOP)]
+    goal = "What is the price of the wool hiking socks?"
+    typed = '{"product_name": "Wool hiking socks", "in_stock": true, "price": 12.5}'
+    assert verify(proof(goal, typed, steps)).verdict == "verified"
+    made_up = verify(proof(goal, '{"product_name": "Wool hiking socks", "price": 42}', steps))
+    assert made_up.verdict == "refuted" and "'42'" in made_up.reason_text()
+    assert "product_name" not in made_up.reason_text()
+
+
 def test_a_value_seen_on_no_page_is_named_in_the_refusal():
     steps = [step(1, "scroll(0, 300)", page=SHOP)]
     made_up = verify(proof("What is the price of the wool hiking socks?", "$42.00", steps))

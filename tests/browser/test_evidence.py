@@ -134,3 +134,19 @@ def test_nothing_from_before_an_episode_counts_as_late(env, site):
     assert env.late_evidence() is None
     first = env.step("scroll(0, 100)")
     assert first.evidence.late is None
+
+
+def test_a_look_waits_for_page_loads_and_writes_never_for_reads_that_stay_open():
+    """A long poll or an event stream may stay open for minutes: waiting for its answer
+    would add the whole wait to every step."""
+    from types import SimpleNamespace
+
+    from colorbrowser.browser.evidence import _awaited, _Seen
+
+    def seen(kind: str, method: str) -> _Seen:
+        return _Seen(SimpleNamespace(resource_type=kind, method=method))
+
+    assert _awaited(seen("document", "GET")) and _awaited(seen("fetch", "POST"))
+    assert _awaited(seen("xhr", "DELETE"))
+    assert not _awaited(seen("fetch", "GET")) and not _awaited(seen("xhr", "GET"))
+    assert not _awaited(seen("eventsource", "GET"))

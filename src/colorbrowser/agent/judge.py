@@ -81,8 +81,9 @@ class ModelJudge(Judge):
         reply = self.role.ask(
             goal=proof.goal, evidence=evidence_lines(proof), url=proof.final.url,
             title=proof.final.title, page=clip_page(proof.final.text, self.page_chars),
-            checks=[f"{c.name}: {'passed' if c.passed else 'failed'}"
-                    + (f" ({c.reason})" if c.reason else "") for c in checks.checks],
+            checks=[f"{c.name}: {'passed' if c.passed else 'failed'}" for c in checks.checks],
+            # A reason may quote a page (its title, an error text, a request's address).
+            reasons=[f"{c.name}: {c.reason}" for c in checks.checks if c.reason],
             answer=proof.answer or "")
         verdict = checks.model_copy(deep=True)
         if reply.value is None:

@@ -27,6 +27,7 @@ page you saw"), because the gate returns that reason to it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -68,7 +69,8 @@ def goal_kinds(goal: str, steps: Sequence[Step]) -> list[str]:
     signs_in = bool(_SIGN_IN_RE.search(text))
     if _QUESTION_RE.search(text):
         kinds.append("information")
-    if _CHANGE_RE.search(text) or any(_writes(s, sign_in=False) for s in steps):
+    if any(_asks_change(text, m) for m in _CHANGE_RE.finditer(text)) or \
+            any(_writes(s, sign_in=False) for s in steps):
         kinds.append("change")
     if signs_in:
         kinds.append("sign_in")
@@ -80,6 +82,24 @@ def goal_kinds(goal: str, steps: Sequence[Step]) -> list[str]:
             and not re.match(r"\s*(?:what|which|who|how|when|where)\b", text, re.I):
         kinds.remove("information")  # "find X and close it": the answer is a report
     return kinds
+
+
+_CLAUSE_END = re.compile(r"[.;!?]|\b(?:and|then)\b", re.I)
+
+
+def _asks_change(text: str, match: re.Match[str]) -> bool:
+    """A change verb that asks for a change: following a link, opening a new tab or
+    saving something "in your answer" changes nothing on the site."""
+    verb = match.group(1).lower()
+    rest = text[match.end():]
+    end = _CLAUSE_END.search(rest)
+    clause = rest[:end.start()] if end else rest
+    if verb == "follow" and re.search(r"\blinks?\b", clause, re.I):
+        return False
+    if verb == "open a new" and re.match(r"\s*(?:browser\s+)?(?:tab|window)\b", clause, re.I):
+        return False
+    return not re.search(r"\b(?:in|into|as|for)\s+(?:your|the|my)\s+(?:answer|reply|"
+                         r"response)\b", clause, re.I)
 
 
 def is_sign_in_request(request: RequestNote) -> bool:
@@ -395,8 +415,34 @@ def check_answer_kind(proof: Proof) -> CheckNote | None:
                             "number; count them and answer with the number")
 
 
+def json_leaves(answer: str) -> str:
+    """A typed answer (JSON text, as an answer schema makes it) as its leaf values: the
+    schema's keys are no values the page must show, true/false/null say nothing."""
+    try:
+        data = json.loads(answer)
+    except ValueError:
+        return answer
+    if not isinstance(data, dict | list):
+        return answer
+    leaves: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str) and node.strip():
+            leaves.append(json.dumps(node, ensure_ascii=False))  # quoted: found as written
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            leaves.append(str(node))
+    walk(data)
+    return "; ".join(leaves)
+
+
 def check_grounded(proof: Proof) -> CheckNote | None:
-    answer = (proof.answer or "").strip()
+    answer = json_leaves((proof.answer or "").strip())
     if not answer:
         return None
     seen = observed_text(proof.goal, proof.steps, proof.final.text)

@@ -110,6 +110,16 @@ class _Seen:
         return not self.final and (not self.reported or self.answered)
 
 
+def _awaited(seen: _Seen) -> bool:
+    """A page load or a write: what a step's outcome hangs on. A long poll or an event
+    stream may stay open for minutes, so a look never waits for reads in the page."""
+    try:
+        kind, method = seen.request.resource_type, seen.request.method
+    except PlaywrightError:
+        return False
+    return kind != "eventsource" and (kind == "document" or method.upper() != "GET")
+
+
 @dataclass
 class EvidenceLog:
     """Events of every tab since the last ``begin``; fed by BrowserSession."""
@@ -194,7 +204,7 @@ class EvidenceLog:
                          items: list[_Seen] | None = None) -> None:
         """Let requests the action started get their answers (driver-side waits only)."""
         deadline = time.monotonic() + seconds
-        waiting = self.seen if items is None else items
+        waiting = [s for s in (self.seen if items is None else items) if _awaited(s)]
         with contextlib.suppress(PlaywrightError):
             while (any(not s.answered for s in waiting) and time.monotonic() < deadline
                    and not page.is_closed()):
