@@ -184,6 +184,28 @@ def test_review_quits_and_leaves_the_rest_open_and_an_empty_queue_says_so(cli, t
     assert none.returncode == 2 and none.stderr.startswith("error: no knowledge base at")
 
 
+def test_a_secret_pasted_into_a_review_tip_is_stored_as_its_placeholder(cli, tmp_path,
+                                                                        monkeypatch):
+    from colorbrowser.knowledge import QueueItem
+
+    password = "hunter2-long"
+    config = tmp_path / "cfg" / "colorbrowser" / "config.toml"  # the person's own config
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[secrets.shop_password]\nenv = "SHOP_PASSWORD"\n'
+                      'hosts = ["shop.local"]\n')
+    monkeypatch.setenv("SHOP_PASSWORD", password)
+    kb = tmp_path / "kb.db"
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        store.queue_add(QueueItem(site="shop.local", url="http://shop.local/login",
+                                  goal="sign in", reason="task failed"))
+    out = cli("review", "--kb", str(kb), stdin=f"t\nSign in as ann, password {password}.\n\n\n")
+    assert out.returncode == 0 and "1 resolved with a tip" in out.stderr, out.stderr
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        (tip,) = store.list()
+        assert tip.text == "Sign in as ann, password {{secret:shop_password}}."
+    assert not any(password.encode() in f.read_bytes() for f in tmp_path.glob("kb.db*"))
+
+
 def test_demo_loads_the_shop_tips_at_the_served_address_and_uses_them(cli, tmp_path):
     def shopper(chat: Chat) -> str:
         if chat.role != "operator":

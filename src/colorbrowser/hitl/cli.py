@@ -24,6 +24,8 @@ from colorbrowser.safe_text import plain
 @click.option("--list", "list_only", is_flag=True, help="List the open items; ask nothing.")
 def review_command(kb_path, list_only):
     """Turn queued failures into tips, one item at a time (tip, skip or quit)."""
+    from colorbrowser.agent.secrets import person_masker
+    from colorbrowser.config import load_settings
     from colorbrowser.hitl.review import review
     from colorbrowser.hitl.terminal import TerminalAsker
     from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
@@ -41,6 +43,6 @@ def review_command(kb_path, list_only):
             for item in items:
                 click.echo(plain(f"{item.id}\t{item.site}\t{item.reason}\t{item.url}"))
             return 0
-        tally = review(kb, TerminalAsker(console))
+        tally = review(kb, TerminalAsker(console), person_masker(load_settings()))
     console.print(tally.line())
     return 0

@@ -7,11 +7,13 @@ and leaves the rest for later. Each answer is saved before the next question.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from colorbrowser.hitl.asking import REVIEW_CHOICES, Asker, HelpRequest, propose_scope
 from colorbrowser.knowledge.review_queue import EXPLORATION, QueueItem
 from colorbrowser.knowledge.store import KnowledgeBase
+from colorbrowser.knowledge.tip import masked
 
 
 @dataclass
@@ -43,7 +45,10 @@ def _origin(item: QueueItem) -> dict[str, object]:
     return {"tags": ["review"]}
 
 
-def review(kb: KnowledgeBase, asker: Asker) -> ReviewTally:
+def review(kb: KnowledgeBase, asker: Asker,
+           mask: Callable[[str], str] = lambda text: text) -> ReviewTally:
+    """``mask`` hides the known secrets in what the person writes (one may paste a
+    password into a tip, which every later run reads)."""
     items = kb.queue_list("open")
     tally = ReviewTally(left=len(items))
     for position, item in enumerate(items, 1):
@@ -52,7 +57,7 @@ def review(kb: KnowledgeBase, asker: Asker) -> ReviewTally:
         if answer.closed or answer.kind == "quit":
             break
         if answer.kind == "tip":
-            tip = kb.add(answer.tip(**_origin(item)))
+            tip = kb.add(masked(answer.tip(**_origin(item)), mask))
             kb.queue_resolve(item.id, "resolved", tip.id)
             tally.resolved.append((item.id, tip.id))
         else:
