@@ -19,7 +19,8 @@ def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = No
                   sandbox: Sandbox | None = None, tasks: bool = True,
                   kb_path: Path | None = None, cookies: list[dict[str, Any]] | None = None,
                   writer: Callable[[Any], str | None] | None = None,
-                  say: Callable[[str], None] = print, max_tasks: int | None = None) -> list[str]:
+                  say: Callable[[str], None] = print, max_tasks: int | None = None,
+                  workflows_kb: Path | None = None, embeddings: bool = False) -> list[str]:
     """graph.json, graph.html, the training sets, findings queued, tasks; what was
     written. ``dataset.jsonl`` (goal-conditioned) comes from the tasks' proofs, so it is
     written after them (empty without tasks)."""
@@ -45,6 +46,16 @@ def write_outputs(state: ExploreState, out: Path, *, env: BrowserEnv | None = No
                        f"({report.duplicates} near-duplicates{over}, {report.failed} failed "
                        "proof)")
         runs = report.runs
+        if workflows_kb is not None:
+            from colorbrowser.explore.synth import prover_for
+            from colorbrowser.explore.validate import load_tasks
+            from colorbrowser.explore.workflows import learn_workflows
+
+            kept, _ = load_tasks(out)
+            learned = learn_workflows(runs, {t["task_id"]: t for t in kept}, workflows_kb,
+                                      prover_for(env, sandbox, cookies),
+                                      embeddings=embeddings)
+            written.append(f"{learned.line()} in {workflows_kb}")
     else:  # a pass without tasks keeps the proofs of an earlier one
         found = out / PROVED
         runs = sorted(p for p in found.iterdir() if p.is_dir()) if found.is_dir() else []

@@ -277,6 +277,19 @@ def propose(graph: Graph, limit: int = MAX_TASKS) -> tuple[list[SynthTask], int,
     return taken[:limit], len(tasks), dups
 
 
+def prover_for(env: BrowserEnv, sandbox: Sandbox | None,
+               cookies: list[dict[str, Any]] | None = None) -> Prover:
+    """A prover whose fresh start restores the site and signs in again (the cookies)."""
+    base = fresh_start(env, sandbox)
+
+    def fresh() -> None:
+        base()
+        if cookies:
+            env.session.context.add_cookies(cookies)  # type: ignore[arg-type]
+
+    return Prover(env, fresh)
+
+
 def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
                             sandbox: Sandbox | None, *, cookies: list[dict[str, Any]] | None = None,
                             writer: Callable[[SynthTask], str | None] | None = None,
@@ -287,14 +300,7 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
     unique, proposed, dups = propose(state.graph, limit)
     report = SynthReport(proposed=proposed, duplicates=dups,
                          over=proposed - dups - len(unique))
-    base = fresh_start(env, sandbox)
-
-    def fresh() -> None:
-        base()
-        if cookies:
-            env.session.context.add_cookies(cookies)  # type: ignore[arg-type]
-
-    prover = Prover(env, fresh)
+    prover = prover_for(env, sandbox, cookies)
     kept: list[dict[str, Any]] = []
     plans: dict[str, list[Any]] = {}
     clear_proved(out)

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 from playwright.sync_api import Error as PlaywrightError
 
+from colorbrowser.actions import format_action
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
@@ -135,7 +136,10 @@ class Prover:
         self.walked.append(Walked(obs, step, action, result))
         return result
 
-    def prove(self, task: dict[str, Any], plan_data: list[Any]) -> Proof:
+    def prove(self, task: dict[str, Any], plan_data: list[Any],
+              read: Callable[[Observation], str | None] | None = None) -> Proof:
+        """``read`` takes the answer off the final page when the plan has no stop step
+        (a learned workflow reads it where its answer source says)."""
         proof = Proof(task["task_id"])
         start_url = task["start_url"]
         self.walked = []
@@ -157,6 +161,9 @@ class Prover:
                 if not result.ok:
                     raise OracleMiss(result.error or "a step failed")
             final = self._settled()
+            if read is not None and answer is None:
+                answer = read(final)
+                stop = parse_step(format_action("stop", [answer or ""]))
             self.walked.append(Walked(final, stop, stop.action_text(final)))
             check = (task.get("synthesised") or {}).get("check") or {}
             if check and not shows(check, read_facts(self.env.page)):
