@@ -14,6 +14,7 @@ from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.suite import plan_files
 from colorbrowser.errors import UserError
 from colorbrowser.types import Observation
+from colorbrowser.workflows.cli import prove_workflow
 from colorbrowser.workflows.instantiate import goal_for, instantiate, read_answer
 from colorbrowser.workflows.learn import approve, learn
 
@@ -25,20 +26,26 @@ TASKS = "trac-ticket-owner-18,trac-ticket-owner-42,trac-priority-36,trac-accepte
 
 
 @pytest.fixture(scope="module")
-def runs(arena_cache, trac_port, tmp_path_factory) -> dict[str, Path]:
-    """One oracle run per task, on a freshly reset Trac of this module's own."""
-    from colorbrowser.config import load_settings
-    from colorbrowser.evaluation.coordinator import StudyOptions, run_study
-
+def trac_env(arena_cache, trac_port, tmp_path_factory):
+    """The arena suite on a Trac of this module's own (its own cache and instance)."""
     cache = own_cache(arena_cache, tmp_path_factory.mktemp("wf-learn"))
-    study = tmp_path_factory.mktemp("wf-study")
-    plan = next(p for p in plan_files() if p.name == "trac.oracle.yaml")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("COLORBROWSER_CACHE", str(cache))
         mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
         mp.setenv(INSTANCE_VAR, "8")  # clear of the other tests
-        options = StudyOptions(suite="arena:trac", study_dir=study, tasks=TASKS, replay=plan)
-        records = run_study(options, load_settings(), Console(quiet=True)).records
+        yield
+
+
+@pytest.fixture(scope="module")
+def runs(trac_env, tmp_path_factory) -> dict[str, Path]:
+    """One oracle run per task, each on a freshly reset Trac."""
+    from colorbrowser.config import load_settings
+    from colorbrowser.evaluation.coordinator import StudyOptions, run_study
+
+    study = tmp_path_factory.mktemp("wf-study")
+    plan = next(p for p in plan_files() if p.name == "trac.oracle.yaml")
+    options = StudyOptions(suite="arena:trac", study_dir=study, tasks=TASKS, replay=plan)
+    records = run_study(options, load_settings(), Console(quiet=True)).records
     assert all(r.success for r in records), [(r.task, r.error) for r in records]
     return {r.task.removeprefix("arena:"): study / r.trajectory for r in records}
 
@@ -101,3 +108,20 @@ def test_an_unproved_run_does_not_teach_until_a_person_approves_it(runs, tmp_pat
     approve(copy, author="dana")
     flow = learn(copy)
     assert (flow.provenance.learned_by, flow.provenance.author) == ("person", "dana")
+
+
+def test_a_workflow_proves_itself_by_replay_on_a_fresh_reset(runs, trac_env):
+    run = runs["trac-priority-36"]
+    assert prove_workflow(learn(run), run).proved
+    owner = runs["trac-ticket-owner-18"]
+    assert prove_workflow(learn(owner), owner).proved
+
+
+def test_a_workflow_that_reads_another_answer_does_not_prove_itself(runs, trac_env):
+    run = runs["trac-ticket-owner-18"]
+    flow = learn(run)
+    wrong = flow.model_copy(update={"answer": flow.answer.model_copy(
+        update={"label": "Reported by:"})})
+    with pytest.raises(UserError, match="reads 'Hannah Thomas' where the run answered "
+                                        "'Julian Moore'"):
+        prove_workflow(wrong, run)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from colorbrowser.actions import ACTIONS, parse_action
-from colorbrowser.agent.trajectory import load_steps, write_json_atomic
+from colorbrowser.agent.trajectory import MASK, load_steps, write_json_atomic
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
@@ -39,7 +39,7 @@ from colorbrowser.workflows import page, values
 from colorbrowser.workflows.instantiate import answer_candidates
 
 APPROVAL_FILE = "approval.json"
-NO_EFFECT = {"scroll", "take_note", "calculate", "stop", "tab_focus"}
+NO_EFFECT = {"scroll", "take_note", "calculate", "stop"}
 _JSON_LIMIT = 4 * 1024 * 1024
 
 
@@ -147,6 +147,12 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     }, f"workflow learned from {run_dir}")
 
 
+def recorded_answer(run_dir: str | Path) -> str:
+    """The answer the run gave (empty when it gave none)."""
+    answer = _read(Path(run_dir), "result.json").get("answer")
+    return answer if isinstance(answer, str) else ""
+
+
 def _task_of(run_dir: Path) -> str | None:
     validation = _read(run_dir, "validation.json")
     task = validation.get("task")
@@ -165,6 +171,10 @@ def _took_effect(step: Step) -> bool:
 
 def _on_site(step: Step, site: str, run_dir: Path) -> None:
     action = parse_action(step.action or "")
+    if any(isinstance(a, str) and MASK in a for a in action.args):
+        raise UserError(f"run {run_dir} step {step.step} typed a value the run masked (a "
+                        "password or key): a workflow cannot hold it; let the run type it "
+                        "as {{secret:NAME}}")
     for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
         if not isinstance(url, str) or not host_matches_site(url_host(url), site):
             raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
