@@ -4,10 +4,12 @@ site explored overnight answers its users' matching goals the next day without a
 Each kept task's proof run (proved.py) is learned like any run that may teach
 (``learned_by="explorer"``); the workflow is then proved in its learned form: its steps,
 filled with its own values, replayed from a fresh start, with the answer read where
-its answer source says, must score 1 on the task's evaluator (and doing nothing 0).
-Only then is it stored, marked proved. A family the knowledge base already serves (an
-active workflow of the site with the same goal pattern, from this exploration or an
-earlier one) is not learned twice: its first proved task stands for it.
+its answer source says, must score 1 on the task's evaluator (and doing nothing 0), and
+so must every other kept task whose goal fits its pattern, with that task's values: a
+pattern wider than its path is not kept. Only then is it stored, marked proved. A
+family the knowledge base already serves (an active workflow of the site with the same
+goal pattern, from this exploration or an earlier one) is not learned twice: its first
+proved task stands for it.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from typing import Any
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.explore.validate import Prover
 from colorbrowser.knowledge.store import KnowledgeBase
+from colorbrowser.knowledge.workflow import Workflow
 from colorbrowser.workflows.instantiate import instantiate, read_answer
 from colorbrowser.workflows.learn import learn
+from colorbrowser.workflows.match import match_goal
 
 
 @dataclass
@@ -55,12 +59,9 @@ def learn_workflows(runs: list[Path], tasks: dict[str, dict[str, Any]], kb_path:
             if any(w.goal_pattern == flow.goal_pattern for w in kb.list_workflows(flow.site)):
                 report.covered += 1
                 continue
-            plan = [step.to_data() for step, _ in instantiate(flow, dict(flow.params))]
-            proof = prover.prove(task, plan,
-                                 read=lambda obs, f=flow: read_answer(f, obs, dict(f.params)))
-            if not proof.ok:
-                report.refused.append(f"{run.name}: the learned workflow failed its proof "
-                                      f"({proof.error or 'it did not score 1'})")
+            failed = _prove(flow, task, tasks, prover)
+            if failed:
+                report.refused.append(f"{run.name}: {failed}")
                 continue
             try:
                 stored = kb.add_workflow(flow.model_copy(update={"proved": True}))
@@ -70,6 +71,31 @@ def learn_workflows(runs: list[Path], tasks: dict[str, dict[str, Any]], kb_path:
             report.stored += 1
             report.ids.append(stored.id)
     return report
+
+
+def _prove(flow: Workflow, source: dict[str, Any], tasks: dict[str, dict[str, Any]],
+           prover: Prover) -> str | None:
+    """Why the workflow may not be kept, or None: it must solve its own task and every
+    other kept task whose goal fits its pattern (a sibling the explorer proved), each
+    from a fresh start with the task's own values. A pattern wider than its path (the
+    same words, another way there) fails on a sibling and is not kept."""
+    claimed = [(source, dict(flow.params))]
+    for task in tasks.values():
+        params = match_goal(flow, task["intent"]) if task is not source else None
+        if params is not None:
+            claimed.append((task, params))
+    for task, params in claimed:
+        try:
+            plan = [step.to_data() for step, _ in instantiate(flow, params)]
+        except ColorBrowserError as exc:
+            return f"fits {task['task_id']} but cannot fill its values ({_line(exc)})"
+        proof = prover.prove(task, plan,
+                             read=lambda obs, p=params: read_answer(flow, obs, p))
+        if not proof.ok:
+            which = "its own task" if task is source else f"the sibling {task['task_id']}"
+            return (f"the learned workflow failed on {which} "
+                    f"({proof.error or 'it did not score 1'})")
+    return None
 
 
 def _line(exc: BaseException) -> str:
