@@ -301,6 +301,21 @@ def test_a_corrected_run_is_kept_as_a_workflow_from_the_panel_at_the_end(
     # the person's value, as the goal's parameter; the rejected 'eve' is nowhere
     assert fills == [{"fill": {"role": "textbox", "name": "User"}, "value": f"{{{{{name}}}}}"}]
     assert "eve" not in flow.model_dump_json()
+    # Next time, the same model would type eve again; the kept workflow proposes ada.
+    with copilot_running(scripted(types_eve), "Sign in as ada", login, tmp_path / "again",
+                         "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                         "--config", str(config)) as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("goto(", timeout=20000)
+        panel.click("#run")  # the workflow starts where the kept run started
+        expect(panel.locator("#action")).to_contain_text("'ada'")
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        assert copilot.wait() == 0
+        assert prompts(endpoint) == []  # no model call: the workflow ran every step
+    assert copilot.result()["copilot"]["rejections"] == 0
+    assert any(s.get("workflow") for s in copilot.steps())
 
 
 def test_the_keep_button_is_not_offered_when_knowledge_is_off(login, tmp_path, context):
