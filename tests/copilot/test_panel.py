@@ -333,3 +333,34 @@ def test_the_keep_button_is_not_offered_when_knowledge_is_off(login, tmp_path, c
         expect(panel.locator("#notice")).to_contain_text("workflow not kept: knowledge is off")
         panel.click("#stop")
         assert copilot.wait() == 0
+
+
+def test_with_learn_workflows_on_success_set_in_the_panel_keeps_the_run(
+        login, tmp_path, context):
+    from colorbrowser.knowledge.store import KnowledgeBase
+
+    config = tmp_path / "config.toml"
+    config.write_text("[agent]\ntips_embeddings = false\nlearn_workflows = true\n")
+    kb = tmp_path / "kb.db"
+
+    def types_ada(text: str) -> str:
+        return sign_in_as("ada")(text).replace("stop('ada is typed')", "stop()")
+
+    with copilot_running(scripted(types_ada), "Sign in as ada", login, tmp_path / "run",
+                         "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                         "--config", str(config), "--linger", "30") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("fill(", timeout=20000)
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        expect(panel.locator("#end")).to_be_visible()
+        panel.select_option("#outcome", "success")
+        panel.click("#outcome-save")
+        expect(panel.locator("#notice")).to_contain_text("learned from this run")
+        panel.click("#stop")
+        assert copilot.wait() == 0
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        [flow] = store.list_workflows()
+    assert flow.provenance.learned_by == "agent"  # the person approved, corrected nothing
+    assert (tmp_path / "run" / "approval.json").is_file()
