@@ -13,8 +13,9 @@ publishes and compares it with the plan's next step resolved on the page the age
 else is rejected with the plan step as the reason, and the person then takes that step
 (``Episode.apply`` with actor ``person``). While the plan's target has not appeared yet,
 or the last step's expected change has not shown, the person approves the agent's no-op
-wait (``scroll(0, 0)``). A rejection followed by the person's own step is CowPilot's
-intervention: the person stops the agent and acts.
+wait (``scroll(0, 0)``), and a proposal to open the page already shown (a workflow's
+first step, where its run started). A rejection followed by the person's own step is
+CowPilot's intervention: the person stops the agent and acts.
 
 The figures per task come from ``copilot.metrics.measure`` over the recorded steps (the
 outcome is the task's own evaluator, set as the person's verdict), aggregated by
@@ -22,6 +23,15 @@ outcome is the task's own evaluator, set as the person's verdict), aggregated by
 corrections that ``CorrectionTips`` queued are accepted as tips (the review machinery,
 with the scope it proposes) and a second pass runs with knowledge on: the tips reach the
 Operator's prompt; the oracle and random agents do not read them, the model may.
+
+With ``--workflows`` a third pass runs: after the first pass, every task the person
+corrected and that then succeeded is kept as a workflow, as the panel's "Keep as
+workflow" button keeps it (``copilot.keep.keep_run``: the person's approval at the end,
+then ``learn`` with ``learned_by="person"``); the third pass runs with workflows on (and
+the tips): a goal that fits a kept workflow's pattern is run by the workflow runner,
+with the agent as its fallback for a step that misses. The last lines compare the
+person's interventions on the corrected tasks: first pass, second pass with tips,
+second pass with workflows.
 
 These are mechanism figures, not comparable to CowPilot's human study.
 """
@@ -49,6 +59,7 @@ from colorbrowser.copilot.metrics import measure
 from colorbrowser.copilot.turn import PersonTurn
 from colorbrowser.plan.format import OracleMiss, Plan, parse_step
 from colorbrowser.plan.format import Step as PlanStep
+from colorbrowser.protocols import Hook
 from colorbrowser.steps import Step
 
 WAIT = "scroll(0, 0)"  # the replay agent's no-op while a target loads
@@ -62,6 +73,22 @@ def _canon(text: str) -> str:
         return str(parse_action(text))
     except Exception:  # an unparsable proposal matches nothing
         return text
+
+
+def _reopens(proposed: str, url: str) -> bool:
+    """Whether the proposal opens the page already shown (a workflow starts where its
+    run started, which is where a task's start page already is): a no-op."""
+    try:
+        action = parse_action(proposed)
+    except Exception:  # an unparsable proposal is no no-op
+        return False
+    if action.name != "goto" or not action.args:
+        return False
+
+    def norm(text: str) -> str:
+        return str(text).split("#", 1)[0].rstrip("/")
+
+    return norm(action.args[0]) == norm(url)
 
 
 # -- the scripted person ------------------------------------------------------------------
@@ -114,6 +141,9 @@ class ScriptedPerson:
             return
         if proposed == _canon(WAIT) and (wanted is None or self.waiting(obs)):
             self.channel.send(Command(kind="run", proposal=data["id"]))
+            return
+        if obs is not None and _reopens(proposed, obs.url):
+            self.channel.send(Command(kind="run", proposal=data["id"]))  # changes nothing
             return
         step = self.plan[min(self.position, len(self.plan) - 1)]
         self.owes = True
@@ -227,6 +257,38 @@ AGENTS: dict[str, Deciders | None] = {"oracle": oracle_decider, "random": random
                                        "model": None}  # None: the Operator on the model
 
 
+class WorkflowFirst(Hook):
+    """The agent's decider, unless a workflow in the knowledge base fits the goal: then
+    the workflow runner, with the agent as its fallback for a step that misses. Chosen at
+    the first decision, when the goal and the start page are known (the oracle and random
+    agents decide themselves, so the run factory does not choose for them)."""
+
+    def __init__(self, kb, fallback) -> None:
+        self.kb, self.fallback = kb, fallback
+        self.runner = None
+        self.chosen = False
+
+    def decide(self, view):
+        if not self.chosen:
+            from colorbrowser.workflows.match import choose
+            from colorbrowser.workflows.runner import WorkflowRunner
+
+            self.chosen = True
+            choice = choose(self.kb, view.obs.url, view.goal)
+            if choice is not None and choice.kind == "run":
+                self.runner = WorkflowRunner(choice.workflow, choice.params, self.fallback,
+                                             kb=self.kb)
+        return (self.runner or self.fallback).decide(view)
+
+    def after_step(self, episode, ctx, step) -> None:
+        if self.runner is not None:
+            self.runner.after_step(episode, ctx, step)
+
+    def on_end(self, episode, result) -> None:
+        if self.runner is not None:
+            self.runner.on_end(episode, result)
+
+
 # -- the study ----------------------------------------------------------------------------
 @dataclass
 class Outcome:
@@ -239,19 +301,25 @@ class Outcome:
 
 
 def settings_for(kb_path: Path, max_steps: int, knowledge: str):
+    """``knowledge``: off (first pass), on (tips), workflows (tips and workflows)."""
     from colorbrowser.config import Settings
 
     settings = Settings()
     agent = settings.agent.model_copy(update={
-        "max_steps": max_steps, "knowledge": knowledge, "tips_embeddings": False,
-        "memory": "full", "send_screenshot": False})
+        "max_steps": max_steps, "knowledge": "off" if knowledge == "off" else "on",
+        "tips_embeddings": False, "memory": "full", "send_screenshot": False,
+        "workflows": "on" if knowledge == "workflows" else "off"})
     paths = settings.paths.model_copy(update={"knowledge": kb_path})
     hitl = settings.hitl.model_copy(update={"interactive": False})
     return settings.model_copy(update={"agent": agent, "paths": paths, "hitl": hitl})
 
 
 def run_one(suite, env, settings, task_id: str, plan: Plan, agent: str, model, kb,
-            collect: bool, max_steps: int) -> Outcome:
+            collect: bool, max_steps: int, knowledge: str = "",
+            run_dir: Path | None = None, keep_corrected: bool = False) -> Outcome:
+    """One task in copilot mode, recorded in ``run_dir`` when given. With
+    ``keep_corrected`` (the first pass of ``--workflows``) a run the person corrected
+    and that then succeeded is kept as a workflow, as the panel's button keeps it."""
     from colorbrowser.copilot.corrections import CorrectionTips
     from colorbrowser.evaluation.episode import run_task_episode
     from colorbrowser.evaluation.replay import NoModel
@@ -260,11 +328,14 @@ def run_one(suite, env, settings, task_id: str, plan: Plan, agent: str, model, k
     short = task_id.split(":", 1)[1]
     make = AGENTS[agent]
     decider = make(short, plan, max_steps) if make is not None else None
-    hooks = [CorrectionTips(kb)] if collect else []
+    hooks: list[Any] = [CorrectionTips(kb)] if collect else []
+    if decider is not None and knowledge == "workflows":
+        decider = WorkflowFirst(kb, decider)
+        hooks.append(decider)
     t0 = time.monotonic()
     run = run_task_episode(suite.task(task_id), settings, env=env,
-                           model=model if decider is None else NoModel(), decider=decider,
-                           run_dir=None, kb=kb, hooks=hooks, keep_episode=True,
+                           model=model if make is None else NoModel(), decider=decider,
+                           run_dir=run_dir, kb=kb, hooks=hooks, keep_episode=True,
                            episode_type=episode_type(person))
     taken = run.episode.taken if run.episode is not None else []
     verdict = "success" if run.success else "failure"
@@ -273,8 +344,30 @@ def run_one(suite, env, settings, task_id: str, plan: Plan, agent: str, model, k
     # a rejection followed by the person's step (a pause would be the same with a click).
     metrics["interventions"] += metrics["rejections"]
     notes = list(person.log) + ([run.error] if run.error_class else [])
-    return Outcome(agent, settings.agent.knowledge, short, metrics,
-                   time.monotonic() - t0, notes)
+    workflow = getattr(decider, "runner", None) or getattr(
+        getattr(run.episode, "workflow", None), "runner", None)
+    if workflow is not None:
+        metrics["workflow"] = workflow.flow.id
+    if keep_corrected and run_dir is not None and run.success and metrics["interventions"]:
+        kept, note = keep(run_dir, kb)
+        metrics["kept"] = kept
+        notes.append(note)
+    return Outcome(agent, knowledge or settings.agent.knowledge, short, metrics,
+                   time.monotonic() - t0, [n for n in notes if n])
+
+
+def keep(run_dir: Path, kb) -> tuple[str | None, str]:
+    """The person approves the corrected run at the end and keeps it as a workflow: its
+    id (None when it could not teach) and a note when something is worth saying."""
+    from colorbrowser.copilot.keep import keep_run
+    from colorbrowser.errors import ColorBrowserError
+
+    try:
+        flow = keep_run(run_dir, kb)
+    except (ColorBrowserError, ValueError) as exc:
+        return None, f"not kept as a workflow: {(str(exc).splitlines() or [repr(exc)])[0]}"
+    note = "" if flow.provenance.learned_by == "person" else f"{flow.id}: no correction seen"
+    return flow.id, note
 
 
 def accept_tips(kb) -> int:
@@ -315,21 +408,45 @@ def table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+SECOND = {"on": "tips", "workflows": "workflows"}  # second passes and what they add
+
+
 def change_lines(outcomes: list[Outcome]) -> list[str]:
     lines = []
     for agent in AGENTS:
         before = [o for o in outcomes if o.agent == agent and o.knowledge == "off"]
-        after = {o.task: o for o in outcomes if o.agent == agent and o.knowledge == "on"}
-        pairs = [(b, after[b.task]) for b in before if b.task in after]
-        if not pairs:
-            continue
-        a = sum(b.metrics["interventions"] for b, _ in pairs)
-        z = sum(n.metrics["interventions"] for _, n in pairs)
-        fewer = sum(n.metrics["interventions"] < b.metrics["interventions"] for b, n in pairs)
-        more = sum(n.metrics["interventions"] > b.metrics["interventions"] for b, n in pairs)
-        lines.append(f"{agent}: interventions {a} -> {z} over {len(pairs)} tasks "
-                     f"({fewer} tasks fewer, {more} more)")
+        for second, label in SECOND.items():
+            after = {o.task: o for o in outcomes if o.agent == agent and o.knowledge == second}
+            pairs = [(b, after[b.task]) for b in before if b.task in after]
+            if not pairs:
+                continue
+            a = sum(b.metrics["interventions"] for b, _ in pairs)
+            z = sum(n.metrics["interventions"] for _, n in pairs)
+            fewer = sum(n.metrics["interventions"] < b.metrics["interventions"]
+                        for b, n in pairs)
+            more = sum(n.metrics["interventions"] > b.metrics["interventions"]
+                       for b, n in pairs)
+            ran = sum(1 for _, n in pairs if n.metrics.get("workflow"))
+            by = f", {ran} run by a workflow" if second == "workflows" else ""
+            lines.append(f"{agent} with {label}: interventions {a} -> {z} over {len(pairs)} "
+                         f"tasks ({fewer} tasks fewer, {more} more{by})")
     return lines
+
+
+def corrected_line(outcomes: list[Outcome]) -> str | None:
+    """Interventions on the tasks the person corrected in the first pass (and that then
+    succeeded, so a workflow could be kept): first pass, then each second pass."""
+    first = {(o.agent, o.task): o for o in outcomes if o.knowledge == "off"
+             and o.metrics["interventions"] and o.metrics["outcome"] == "success"}
+    if not first:
+        return None
+    parts = [f"first pass {sum(o.metrics['interventions'] for o in first.values())}"]
+    for second, label in SECOND.items():
+        again = [o for o in outcomes if o.knowledge == second and (o.agent, o.task) in first]
+        if len(again) == len(first):
+            parts.append(f"second pass with {label} "
+                         f"{sum(o.metrics['interventions'] for o in again)}")
+    return (f"corrected tasks ({len(first)}, all agents): interventions " + ", ".join(parts))
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -343,6 +460,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--instance", type=int, default=6, help="arena instance to use")
     p.add_argument("--cache", type=Path, default=None, help="arena cache (default the user's)")
     p.add_argument("--no-second-pass", action="store_true")
+    p.add_argument("--work", type=Path, default=None,
+                   help="keep the knowledge bases (and with --workflows the run folders) "
+                        "here instead of a temporary folder; it must not exist yet")
+    p.add_argument("--workflows", action="store_true",
+                   help="keep each corrected, then successful first-pass run as a workflow "
+                        "and add a second pass with workflows on")
     p.add_argument("--show", action="store_true",
                    help="print each task's figures (failed tasks are always printed)")
     return p.parse_args(argv)
@@ -354,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         print(f"unknown agent {unknown[0]!r} (choose from {', '.join(AGENTS)})", file=sys.stderr)
+        return 2
+    if args.work is not None and args.work.exists():
+        print(f"--work {args.work} exists already: give a new folder", file=sys.stderr)
         return 2
     from colorbrowser.arena.instances import INSTANCE_VAR
 
@@ -370,7 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     accepted: dict[str, int] = {}
     with contextlib.ExitStack() as stack:
-        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="copilot-study-")))
+        work = args.work or Path(stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="copilot-study-")))
+        work.mkdir(parents=True, exist_ok=True)
         suite = ArenaSuite(cache=args.cache)
         stack.callback(suite.close)
         ids = [e.id for e in suite.entries()
@@ -384,7 +512,10 @@ def main(argv: list[str] | None = None) -> int:
         env = BrowserEnv(base.browser)
         stack.callback(env.close)
         model = open_model(base.model, stack, base.paths.cache) if "model" in agents else None
-        for knowledge in ("off",) if args.no_second_pass else ("off", "on"):
+        passes = ["off"] if args.no_second_pass else ["off", "on"]
+        if args.workflows and not args.no_second_pass:
+            passes.append("workflows")
+        for knowledge in passes:
             for agent in agents:
                 # One knowledge base per agent: its corrections, then its tips.
                 settings = settings_for(work / f"kb-{agent}.sqlite", args.max_steps, knowledge)
@@ -395,9 +526,14 @@ def main(argv: list[str] | None = None) -> int:
                         accepted[agent] = accept_tips(kb)
                     chosen = ids[:args.model_tasks] if agent == "model" else ids
                     for task_id in chosen:
-                        out = run_one(suite, env, settings, task_id,
-                                      plans[task_id.split(":", 1)[1]], agent, model, kb,
-                                      collect=knowledge == "off", max_steps=args.max_steps)
+                        short = task_id.split(":", 1)[1]
+                        record = "workflows" in passes
+                        out = run_one(suite, env, settings, task_id, plans[short], agent,
+                                      model, kb, collect=knowledge == "off",
+                                      max_steps=args.max_steps, knowledge=knowledge,
+                                      run_dir=work / "runs" / knowledge / agent / short
+                                      if record else None,
+                                      keep_corrected=record and knowledge == "off")
                         outcomes.append(out)
                         m = out.metrics
                         if args.show or m["outcome"] != "success":  # a failure is always said
@@ -412,7 +548,13 @@ def main(argv: list[str] | None = None) -> int:
     if accepted:
         print("tips accepted from the first pass's corrections: " +
               ", ".join(f"{a} {n}" for a, n in accepted.items()))
+    if "workflows" in passes:
+        tried = [o for o in outcomes if "kept" in o.metrics]
+        kept = sum(1 for o in tried if o.metrics["kept"])
+        print(f"workflows kept from the first pass's corrected runs: {kept} of {len(tried)}")
     for line in change_lines(outcomes):
+        print(line)
+    if (line := corrected_line(outcomes)) is not None:
         print(line)
     print(f"note: {NOTE}")
     return 0

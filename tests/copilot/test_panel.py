@@ -259,3 +259,108 @@ def test_user_mistakes_are_one_line_errors(capsys):
     # copilot has no --allow-file-url, so the error says what does work instead.
     assert "--allow-file-url" not in err and "http://" in err
     assert run_cli("copilot", "Do it", "--url", "file:///tmp/x.html", "--allow-file-url") == 2
+
+
+def test_a_corrected_run_is_kept_as_a_workflow_from_the_panel_at_the_end(
+        login, tmp_path, context):
+    from colorbrowser.knowledge.store import KnowledgeBase
+
+    config = tmp_path / "config.toml"
+    config.write_text("[agent]\ntips_embeddings = false\n")
+    kb = tmp_path / "kb.db"
+    def types_eve(text: str) -> str:  # stops with no answer: signing in asks for none
+        reply = sign_in_as("eve")(text)
+        return reply.replace("stop('ada is typed')", "stop()")
+
+    with copilot_running(scripted(types_eve), "Sign in as ada", login, tmp_path / "run",
+                         "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                         "--config", str(config), "--linger", "30") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("'eve'", timeout=20000)
+        expect(panel.locator("#keep")).to_be_hidden()  # nothing to keep while it runs
+        panel.fill("#edit-input", panel.locator("#edit-input").input_value().replace(
+            "'eve'", "'ada'"))
+        panel.click("#edit")  # the person's correction
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        expect(panel.locator("#end")).to_be_visible()
+        panel.click("#keep")
+        expect(panel.locator("#notice")).to_contain_text("learned from your corrected run")
+        panel.click("#keep")
+        expect(panel.locator("#notice")).to_contain_text("already kept as workflow")
+        panel.click("#stop")
+        assert copilot.wait() == 0
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        [flow] = store.list_workflows()
+    assert flow.provenance.learned_by == "person"
+    assert flow.provenance.run == str(tmp_path / "run")
+    assert flow.params == {next(iter(flow.params)): "ada"}
+    name = next(iter(flow.params))
+    assert flow.goal_pattern == f"Sign in as {{{{{name}}}}}"
+    fills = [s.step for s in flow.steps if isinstance(s.step, dict) and "fill" in s.step]
+    # the person's value, as the goal's parameter; the rejected 'eve' is nowhere
+    assert fills == [{"fill": {"role": "textbox", "name": "User"}, "value": f"{{{{{name}}}}}"}]
+    assert "eve" not in flow.model_dump_json()
+    # Next time, the same model would type eve again; the kept workflow proposes ada.
+    with copilot_running(scripted(types_eve), "Sign in as ada", login, tmp_path / "again",
+                         "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                         "--config", str(config)) as (endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("goto(", timeout=20000)
+        panel.click("#run")  # the workflow starts where the kept run started
+        expect(panel.locator("#action")).to_contain_text("'ada'")
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        assert copilot.wait() == 0
+        assert prompts(endpoint) == []  # no model call: the workflow ran every step
+    assert copilot.result()["copilot"]["rejections"] == 0
+    assert any(s.get("workflow") for s in copilot.steps())
+
+
+def test_the_keep_button_is_not_offered_when_knowledge_is_off(login, tmp_path, context):
+    with sign_in(login, tmp_path, "ada", "--countdown", "60", "--linger", "30") as (
+            _endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("fill(", timeout=20000)
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        expect(panel.locator("#end")).to_be_visible()
+        expect(panel.locator("#keep")).to_be_hidden()
+        refused = httpx.post(f"{copilot.base}/command/keep", headers={"X-Token": copilot.token})
+        assert refused.json()["ok"]  # queued; the panel says why nothing was kept
+        expect(panel.locator("#notice")).to_contain_text("workflow not kept: knowledge is off")
+        panel.click("#stop")
+        assert copilot.wait() == 0
+
+
+def test_with_learn_workflows_on_success_set_in_the_panel_keeps_the_run(
+        login, tmp_path, context):
+    from colorbrowser.knowledge.store import KnowledgeBase
+
+    config = tmp_path / "config.toml"
+    config.write_text("[agent]\ntips_embeddings = false\nlearn_workflows = true\n")
+    kb = tmp_path / "kb.db"
+
+    def types_ada(text: str) -> str:
+        return sign_in_as("ada")(text).replace("stop('ada is typed')", "stop()")
+
+    with copilot_running(scripted(types_ada), "Sign in as ada", login, tmp_path / "run",
+                         "--countdown", "60", "--knowledge", "on", "--kb", str(kb),
+                         "--config", str(config), "--linger", "30") as (_endpoint, copilot):
+        panel = open_panel(context, copilot)
+        expect(panel.locator("#action")).to_contain_text("fill(", timeout=20000)
+        panel.click("#run")
+        expect(panel.locator("#action")).to_contain_text("stop(")
+        panel.click("#run")
+        expect(panel.locator("#end")).to_be_visible()
+        panel.select_option("#outcome", "success")
+        panel.click("#outcome-save")
+        expect(panel.locator("#notice")).to_contain_text("learned from this run")
+        panel.click("#stop")
+        assert copilot.wait() == 0
+    with KnowledgeBase.open(kb, embeddings=False) as store:
+        [flow] = store.list_workflows()
+    assert flow.provenance.learned_by == "agent"  # the person approved, corrected nothing
+    assert (tmp_path / "run" / "approval.json").is_file()

@@ -24,6 +24,7 @@ def error_line(capsys, *argv: str) -> str:
     (["demo", "--budget", "0"], "'--budget'"),
     (["http://127.0.0.1:9/", "--allow", "bad host/x", "--no-tasks"], "bad host/x"),
     (["http://127.0.0.1:1/", "--user", "hugo"], "--user is for arena apps only"),
+    (["demo", "--no-tasks", "--workflows"], "--workflows learns from the proved tasks"),
 ])
 def test_bad_input_is_one_error_line(capsys, tmp_path, argv, says):
     assert says in error_line(capsys, *argv, "--out", str(tmp_path / "x"))

@@ -5,9 +5,11 @@ and synthesised WebArena tasks that passed their proof and pass it again later."
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 
+from colorbrowser.agent.operator import Operator, split_reply
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
 from colorbrowser.explore.sandbox import BrowserStorageSandbox
@@ -17,6 +19,10 @@ from colorbrowser.hitl.asking import HelpAnswer
 from colorbrowser.hitl.review import review
 from colorbrowser.knowledge.store import KnowledgeBase
 from colorbrowser.llm.prompts import outside_fences
+from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.plan.format import parse_plan
+from colorbrowser.steps import DecisionView
+from colorbrowser.types import Observation
 
 from .conftest import run_explore
 
@@ -65,9 +71,10 @@ def test_graph_html_shows_nodes_edges_findings_and_screenshots(shop_run, page):
         "meta[http-equiv='Content-Security-Policy']").get_attribute("content")
 
 
-def test_dataset_has_one_chat_line_per_step_with_outcome_and_screenshot(shop_run):
+def test_pages_dataset_has_one_chat_line_per_exploration_step_with_outcome_and_screenshot(
+        shop_run):
     out, _, _ = shop_run
-    lines = [json.loads(line) for line in (out / "dataset.jsonl").read_text().splitlines()]
+    lines = [json.loads(line) for line in (out / "dataset.pages.jsonl").read_text().splitlines()]
     steps = (out / "steps.jsonl").read_text().splitlines()
     assert len(lines) == len(steps)
     first = lines[0]
@@ -79,6 +86,64 @@ def test_dataset_has_one_chat_line_per_step_with_outcome_and_screenshot(shop_run
     assert {"ok", "url"} <= set(first["outcome"])
     assert all((out / line["screenshot"]).is_file() for line in lines if line["screenshot"])
     assert any(line["outcome"]["verdict"] for line in lines)
+
+
+def test_dataset_holds_each_proved_path_step_by_step_in_the_operators_own_prompt(shop_run):
+    out, _, _ = shop_run
+    tasks, plans = load_tasks(out)
+    lines = [json.loads(line) for line in (out / "dataset.jsonl").read_text().splitlines()]
+    by_task: dict[str, list[dict]] = {}
+    for line in lines:
+        by_task.setdefault(line["task_id"], []).append(line)
+    assert set(by_task) == {t["task_id"] for t in tasks}
+    system = Operator(ScriptedModel([])).messages(DecisionView(
+        "g", Observation("http://x/", "x", ""), 1, 30))[0].content
+    for task in tasks:
+        rows = by_task[task["task_id"]]
+        plan = parse_plan(plans[task["task_id"]])
+        moves = [s for s in plan.steps if s.action != "stop"]
+        assert len(rows) == len(moves) + 1  # every step of the path, then the stop
+        assert [r["step"] for r in rows] == list(range(1, len(rows) + 1))
+        for row, step in zip(rows, [*moves, None], strict=True):
+            prompt_system, user, reply = (m["content"] for m in row["messages"])
+            assert [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
+            assert prompt_system == system  # the Operator's own system prompt
+            assert user.startswith(f"# Goal\n{task['intent']}\n")  # the goal comes first
+            assert "What is your next action?" in user
+            assert "URL:" not in outside_fences(user)  # the page is fenced as untrusted data
+            _, action = split_reply(reply)  # the reply parses as the Operator's would
+            assert str(action) == row["action"]
+            if step is None:
+                assert action.name == "stop"
+                answer = (task["eval"]["reference_answers"] or {}).get("must_include")
+                assert (action.args or [""])[0] == (answer[0] if answer else "")
+                continue
+            assert action.name == step.action
+            # the element acted on is on the page the prompt shows, by the plan's name
+            bid = action.args[0]
+            shown = next(ln for ln in user.splitlines() if ln.strip().startswith(f"[{bid}]"))
+            assert step.target.role in shown and (step.target.name or "") in shown
+        # each step after the first lists the earlier actions as the agent's own
+        for earlier, later in pairwise(rows):
+            assert f"step {earlier['step']}: {earlier['action']} -> ok" in later["messages"][1][
+                "content"]
+
+
+def test_each_kept_task_leaves_its_proof_as_a_run_folder(shop_run):
+    out, _, _ = shop_run
+    tasks, _ = load_tasks(out)
+    for task in tasks:
+        run = out / "proved" / task["task_id"]
+        meta = json.loads((run / "meta.json").read_text())
+        result = json.loads((run / "result.json").read_text())
+        assert meta["goal"] == task["intent"] and meta["start_url"] == task["start_url"]
+        assert result["status"] == "done" and result["proved"]["path"] == 1
+        assert result["proved"]["nothing"] == 0 and result["proved"]["start"] == 0
+        steps = [json.loads(ln) for ln in (run / "steps.jsonl").read_text().splitlines()]
+        assert steps[-1]["action"].startswith("stop(") and steps[-1]["result"]["done"]
+        assert all(s["result"]["ok"] for s in steps)
+    assert tasks and {p.name for p in (out / "proved").iterdir()} == {
+        t["task_id"] for t in tasks}
 
 
 def test_kept_tasks_are_webarena_json_and_prove_again_in_a_separate_run(shop_run):

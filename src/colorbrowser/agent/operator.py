@@ -21,13 +21,14 @@ from colorbrowser.actions import (
     parse_action,
 )
 from colorbrowser.agent.output import OutputSpec
+from colorbrowser.errors import ModelError
 from colorbrowser.llm.grammar import action_constraint
-from colorbrowser.llm.prompts import clip_page
+from colorbrowser.llm.prompts import clip_page, render
 from colorbrowser.llm.role import Role
 from colorbrowser.llm.tokens import count_tokens
 from colorbrowser.protocols import Model
 from colorbrowser.steps import Decision, DecisionView
-from colorbrowser.types import Action, Constraint, Message, Observation
+from colorbrowser.types import Action, Completion, Constraint, Message, Observation
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -135,3 +136,24 @@ class Operator:
         thought = _THINK.search(reply.text)
         return Decision(thought.group(1).strip() if thought else "", None, reply.text,
                         reply.usage, reply.attempts, reply.messages)
+
+
+class _PromptOnly:
+    """Stands in for the model when only the Operator's prompt is wanted (a training
+    example): it has no window, so the page is kept whole, and it takes no images."""
+
+    name = "prompt-only"
+    vision = False
+
+    def complete(self, messages: list[Message], **_: object) -> Completion:
+        raise ModelError("this Operator only renders prompts")
+
+
+def operator_prompt(view: DecisionView, table: ActionTable | None = None) -> list[Message]:
+    """The messages the Operator sends for ``view``, rendered by its own templates."""
+    return Operator(_PromptOnly(), table=table, send_screenshot=False).messages(view)
+
+
+def operator_reply(thought: str, action: str) -> str:
+    """A reply in the shape the Operator asks for and ``split_reply`` reads."""
+    return render("operator_reply.j2", [TEMPLATES], thought=thought, action=action).strip()

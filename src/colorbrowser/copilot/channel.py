@@ -23,7 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 CommandKind = Literal["run", "reject", "pause", "resume", "stop", "edit", "tip", "outcome",
-                      "answer", "click", "type", "press"]
+                      "answer", "click", "type", "press", "keep"]
 ANSWERS = ("run", "reject", "edit")  # answers to one proposal
 
 

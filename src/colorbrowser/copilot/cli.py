@@ -75,6 +75,7 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
     from colorbrowser.copilot.channel import Channel
     from colorbrowser.copilot.corrections import CorrectionTips
     from colorbrowser.copilot.episode import CopilotEpisode
+    from colorbrowser.copilot.keep import WorkflowKeeper
     from colorbrowser.copilot.panel import PanelServer
     from colorbrowser.copilot.report import PanelReport
     from colorbrowser.copilot.wiring import attach_copilot
@@ -120,7 +121,12 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
         episode.hooks.insert(0, report)
         if kb is not None and settings.agent.knowledge == "on":
             episode.hooks.append(CorrectionTips(kb))
-        copilot.handlers.update(tip=report.on_tip, outcome=report.on_outcome)
+        keeper = WorkflowKeeper(copilot.channel.feed, run_dir, kb, lambda: report.result,
+                                lambda: report.outcome)
+        report.keepable = lambda: keeper.refusal() is None
+        copilot.handlers.update(tip=report.on_tip, keep=keeper.on_keep,
+                                outcome=_outcome(report, keeper,
+                                                 settings.agent.learn_workflows))
         panel = stack.enter_context(PanelServer(copilot.channel, panel_port))
         console.print(f"[bold]panel[/] {escape(panel.url)}")
         if remote_debugging_port:
@@ -131,6 +137,16 @@ def copilot_command(goal, start_url, config_path, base_url, model_name, api_key_
             episode.trajectory.write_result({**result.to_json(),
                                              "copilot": report.metrics.model_dump()})
     return _finish(console, episode, result, as_json)
+
+
+def _outcome(report, keeper, learn: bool):
+    """The panel's outcome; with ``learn_workflows`` on, "success" after the end is
+    the person's approval too, and the run is kept as a workflow."""
+    def on_outcome(command) -> None:
+        report.on_outcome(command)
+        if learn and command.outcome == "success" and report.result is not None:
+            keeper.on_keep(command)
+    return on_outcome
 
 
 def _cleanup(episode):

@@ -7,6 +7,8 @@ waits for the panel. Everything shown passes the episode's redactor first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from colorbrowser.agent.trajectory import load_steps
 from colorbrowser.copilot.channel import Command, Feed
 from colorbrowser.copilot.live import Live
@@ -29,6 +31,8 @@ class PanelReport(Hook):
         self.steps: list[Step] = []
         self.outcome = ""  # set by the person in the panel
         self.metrics: CopilotMetrics | None = None
+        self.result: EpisodeResult | None = None  # once the run has ended
+        self.keepable: Callable[[], bool] = lambda: False  # may the run become a workflow
         self._view: EpisodeView | None = None
 
     # -- the loop's side -------------------------------------------------------------------
@@ -55,10 +59,11 @@ class PanelReport(Hook):
         if episode.run_dir is not None:
             steps = load_steps(episode.run_dir)  # a resumed run counts its earlier steps
         self.metrics = measure(steps, result.status, self.outcome)
+        self.result = result
         self.feed.publish("state", {"state": "ended"})
         self.feed.publish("end", {"status": result.status,
                                   "answer": episode.redact(result.answer),
-                                  "metrics": self.metrics.table()})
+                                  "metrics": self.metrics.table(), "keep": self.keepable()})
 
     # -- the person's side -----------------------------------------------------------------
     def on_tip(self, command: Command) -> None:

@@ -76,14 +76,19 @@ def allowed_hosts(text: str | None, start: str) -> list[str]:
 @click.option("--intents", type=click.Choice(["templates", "model"]), default="templates",
               show_default=True,
               help="model: a model rewrites kept tasks' intents (checked, else the template's).")
+@click.option("--workflows", is_flag=True,
+              help="Learn a workflow from each proved task into the knowledge base (--kb, "
+                   "else the configured one), so matching goals run without a model.")
 @model_options
 @click.option("--headed", is_flag=True)
 def explore_command(start, budget, allow, out_dir, seed, strategy, instance, user, reset_running,
-                    screenshots, tasks, max_tasks, kb_path, predictor, intents, config_path,
-                    base_url, model_name, api_key_env, headed):
+                    screenshots, tasks, max_tasks, kb_path, predictor, intents, workflows,
+                    config_path, base_url, model_name, api_key_env, headed):
     """Explore START: find what the agent cannot predict; write graph, tasks, tips, data."""
     from colorbrowser.explore.run import ExploreRequest, explore
 
+    if workflows and not tasks:
+        raise UserError("--workflows learns from the proved tasks: it needs --tasks")
     console = Console(stderr=True)
     with contextlib.ExitStack() as stack:
         out = out_dir or Path("explorations") / _slug(start)
@@ -93,7 +98,7 @@ def explore_command(start, budget, allow, out_dir, seed, strategy, instance, use
             allow_hosts=allowed_hosts(allow, site.url), screenshots=screenshots, tasks=tasks,
             max_tasks=max_tasks, kb_path=kb_path, config_path=config_path, headed=headed,
             sandbox=site.sandbox,
-            cookies=site.cookies, predictor=predictor, intents=intents,
+            cookies=site.cookies, predictor=predictor, intents=intents, workflows=workflows,
             overrides=model_flags(base_url, model_name, api_key_env))
         progress = Progress(TextColumn("[bold]explore[/]"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[info]}"), TimeElapsedColumn(),

@@ -38,6 +38,7 @@ class ExploreRequest:
     backtrack: str = "auto"
     predictor: str = "rules"  # rules, or model: a model answers where the rules abstain
     intents: str = "templates"  # templates, or model: a model rewrites kept tasks' intents
+    workflows: bool = False  # learn a workflow from each proved task (into the knowledge base)
     model: Model | None = None  # for those roles; None: the configured one (or offline)
     overrides: dict[tuple[str, str], Any] = field(default_factory=dict)  # settings flags
 
@@ -71,7 +72,9 @@ def explore(request: ExploreRequest, *, on_step: Callable[[ExploreState], None] 
         written = write_outputs(state, out, env=env, sandbox=explorer.sandbox,
                                 tasks=request.tasks, kb_path=request.kb_path,
                                 cookies=request.cookies, writer=writer, say=say,
-                                max_tasks=request.max_tasks)
+                                max_tasks=request.max_tasks,
+                                workflows_kb=_workflows_kb(request, settings),
+                                embeddings=settings.agent.tips_embeddings)
         if writer is not None and writer.rejected:
             written.append(f"{len(writer.rejected)} model intents refused "
                            f"(first: {writer.rejected[0]})")
@@ -90,3 +93,12 @@ def _roles(request: ExploreRequest, settings, stack: contextlib.ExitStack):
     model = request.model or open_model(settings.model, stack, settings.paths.cache)
     return (PredictorRole(model) if request.predictor == "model" else None,
             IntentWriter(model) if request.intents == "model" else None)
+
+
+def _workflows_kb(request: ExploreRequest, settings) -> Path | None:
+    """Where ``--workflows`` stores what it learns: ``--kb``, else the configured store."""
+    if not request.workflows:
+        return None
+    from colorbrowser.knowledge.store import default_db_path
+
+    return Path(request.kb_path or settings.paths.knowledge or default_db_path())

@@ -29,6 +29,7 @@ from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.explore.graph import Graph, Node
 from colorbrowser.explore.pagefacts import lasting
 from colorbrowser.explore.plans import PlanStep, describe, stop_step
+from colorbrowser.explore.proved import clear_proved, write_proved_run
 from colorbrowser.explore.sandbox import Sandbox
 from colorbrowser.explore.state import ExploreState
 from colorbrowser.explore.urls import page_address, same_page, steady_url, url_template
@@ -276,6 +277,19 @@ def propose(graph: Graph, limit: int = MAX_TASKS) -> tuple[list[SynthTask], int,
     return taken[:limit], len(tasks), dups
 
 
+def prover_for(env: BrowserEnv, sandbox: Sandbox | None,
+               cookies: list[dict[str, Any]] | None = None) -> Prover:
+    """A prover whose fresh start restores the site and signs in again (the cookies)."""
+    base = fresh_start(env, sandbox)
+
+    def fresh() -> None:
+        base()
+        if cookies:
+            env.session.context.add_cookies(cookies)  # type: ignore[arg-type]
+
+    return Prover(env, fresh)
+
+
 def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
                             sandbox: Sandbox | None, *, cookies: list[dict[str, Any]] | None = None,
                             writer: Callable[[SynthTask], str | None] | None = None,
@@ -286,16 +300,10 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
     unique, proposed, dups = propose(state.graph, limit)
     report = SynthReport(proposed=proposed, duplicates=dups,
                          over=proposed - dups - len(unique))
-    base = fresh_start(env, sandbox)
-
-    def fresh() -> None:
-        base()
-        if cookies:
-            env.session.context.add_cookies(cookies)  # type: ignore[arg-type]
-
-    prover = Prover(env, fresh)
+    prover = prover_for(env, sandbox, cookies)
     kept: list[dict[str, Any]] = []
     plans: dict[str, list[Any]] = {}
+    clear_proved(out)
     rejected: list[dict[str, Any]] = []
     slug = re.sub(r"[^a-z0-9]+", "-", url_template(state.start_url).lower()).strip("-")[:30]
     for i, task in enumerate(unique):
@@ -310,6 +318,7 @@ def synthesise_and_validate(state: ExploreState, out: Path, env: BrowserEnv,
                 entry["synthesised"]["intent_by"] = "model"
             kept.append(entry)
             plans[task_id] = task.plan
+            report.runs.append(write_proved_run(out, entry, prover.walked, proof))
         else:
             rejected.append({"task": entry, "plan": task.plan, "proof": proof.__dict__})
     report.kept = len(kept)

@@ -20,13 +20,14 @@ from typing import Any
 import yaml
 from playwright.sync_api import Error as PlaywrightError
 
+from colorbrowser.actions import format_action
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.evaluation.evaluators import Outcome, combine, string_match, url_match
 from colorbrowser.evaluation.spec import EvalSpec
 from colorbrowser.explore.pagefacts import PageFacts, lasting, read_facts
 from colorbrowser.explore.sandbox import Sandbox
-from colorbrowser.plan.format import OracleMiss, Step, parse_plan
+from colorbrowser.plan.format import OracleMiss, Step, parse_plan, parse_step
 from colorbrowser.types import ActionResult, Observation
 
 TASKS_FILE = "tasks.json"
@@ -48,6 +49,18 @@ class Proof:
 
 
 @dataclass
+class Walked:
+    """One step of a proof's path as it ran: the page it was decided on, the plan step,
+    the concrete action and what it did (None for the final stop). A kept task's walk
+    becomes its proof run folder (proved.py)."""
+
+    obs: Observation
+    step: Step
+    action: str
+    result: ActionResult | None = None
+
+
+@dataclass
 class SynthReport:
     proposed: int = 0
     duplicates: int = 0
@@ -55,6 +68,7 @@ class SynthReport:
     failed: int = 0
     kept: int = 0
     proofs: list[Proof] = field(default_factory=list)
+    runs: list[Path] = field(default_factory=list)  # the kept tasks' proof run folders
 
 
 def score(task: dict[str, Any], url: str, answer: str | None) -> float:
@@ -92,6 +106,7 @@ class Prover:
 
     def __init__(self, env: BrowserEnv, fresh: Callable[[], None]) -> None:
         self.env, self.fresh = env, fresh
+        self.walked: list[Walked] = []  # the last proof's path, step by step
 
     def _start(self, start_url: str) -> str:
         self.fresh()
@@ -111,14 +126,23 @@ class Prover:
     def _act(self, step: Step) -> ActionResult:
         """One plan step on the settled page; looked up once more when its element was
         replaced between the observation and the action (nothing was done then)."""
-        result = self.env.step(step.action_text(self._settled()))
+        obs = self._settled()
+        action = step.action_text(obs)
+        result = self.env.step(action)
         if not result.ok and result.info.get("stale"):
-            result = self.env.step(step.action_text(self._settled()))
+            obs = self._settled()
+            action = step.action_text(obs)
+            result = self.env.step(action)
+        self.walked.append(Walked(obs, step, action, result))
         return result
 
-    def prove(self, task: dict[str, Any], plan_data: list[Any]) -> Proof:
+    def prove(self, task: dict[str, Any], plan_data: list[Any],
+              read: Callable[[Observation], str | None] | None = None) -> Proof:
+        """``read`` takes the answer off the final page when the plan has no stop step
+        (a learned workflow reads it where its answer source says)."""
         proof = Proof(task["task_id"])
         start_url = task["start_url"]
+        self.walked = []
         try:
             url = self._start(start_url)
             proof.nothing = score(task, url, None)
@@ -127,14 +151,20 @@ class Prover:
             self._start(start_url)
             answer = None
             plan = parse_plan(plan_data)
+            stop = parse_step("stop()")
             for step in plan.steps:
                 if step.action == "stop":
                     answer = str(step.args[0]) if step.args else ""
+                    stop = step
                     break
                 result = self._act(step)
                 if not result.ok:
                     raise OracleMiss(result.error or "a step failed")
             final = self._settled()
+            if read is not None and answer is None:
+                answer = read(final)
+                stop = parse_step(format_action("stop", [answer or ""]))
+            self.walked.append(Walked(final, stop, stop.action_text(final)))
             check = (task.get("synthesised") or {}).get("check") or {}
             if check and not shows(check, read_facts(self.env.page)):
                 proof.error = "the page reached no longer shows the answer"
