@@ -22,7 +22,7 @@ Deterministic, no model needed: the same events always give the same actions.
 - tabs are known by identity (the capture's id for each), not by an index that shifts
   when tabs close: events are ordered and credited by it, and the index an action
   names is the tab's place at that point of the stream;
-- Tab that just moves to the next field is dropped;
+- Tab that just moves focus on (to the next field, or at the end of the turn) is dropped;
 - keys that change the focused field in place (Enter in a textarea, arrows in a radio
   group, a number field or a slider) are not presses: the capture leaves them out, so
   the field's value is one ``fill`` and a group's radio one ``check``, of the last
@@ -314,8 +314,10 @@ class _Builder(TabRules):
                         nxt.name == "press" and act.target.role in FIELD_ROLES)):
                 self.drop("a click that only focused (or selected in) the field typed into next")
                 continue
-            if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and nxt \
-                    and nxt.target and act.target and nxt.target.bid != act.target.bid:
+            if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and not (
+                    nxt and nxt.target and act.target and nxt.target.bid == act.target.bid):
+                # Focus moving on (to the next field, or past controls at the turn's
+                # end): what the person then does there names its element itself.
                 self.drop("Tab to the next field")
                 continue
             if act.name == "hover" and not hover_counts(act, after):
