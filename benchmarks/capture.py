@@ -208,7 +208,7 @@ def run_one(session: Session, urls: dict[str, str], rng: random.Random, arena: A
             env: BrowserEnv | None) -> tuple[Outcome, Miss | None]:
     base = urls[session.app]
     login = login_state(session, arena) if session.app else None
-    if session.writes and arena is not None:
+    if session.app and arena is not None:  # no session sees another's writes
         arena.reset([session.app])
     outcome = perform(session, base, rng, login)
     outcome.base = [x if x != "new_tab" else _new_tab(outcome.events)
