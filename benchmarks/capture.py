@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from playwright.sync_api import Error as PlaywrightError
 from rich.console import Console
 from rich.table import Table
 
@@ -250,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     ours, base, held_ours, held_base = Score(), Score(), Score(), Score()
     by_kind: dict[str, tuple[Score, Score]] = {}
     misses: list[Miss] = []
+    failed: list[str] = []  # sessions whose scripted person could not act
     same = replayed = 0
     apps = sorted({s.app for s in todo if s.app})
     arena = Arena(args.instance) if apps else None
@@ -266,7 +268,11 @@ def main(argv: list[str] | None = None) -> int:
             env = None if args.no_replay else BrowserEnv(BrowserSettings(action_timeout_ms=3000))
             try:
                 for n, session in enumerate(todo, 1):
-                    outcome, miss = run_one(session, urls, rng, arena, env)
+                    try:
+                        outcome, miss = run_one(session, urls, rng, arena, env)
+                    except PlaywrightError as exc:  # the script, not the capture: shown
+                        failed.append(f"{session.name}: {str(exc).splitlines()[0]}")
+                        continue
                     for o_score, b_score in [(ours, base), by_kind.setdefault(
                             session.kind, (Score(), Score()))] + (
                             [(held_ours, held_base)] if session.heldout else []):
@@ -308,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         for m in misses:
             missed.add_row(m.session.name, "app" if m.app else "ours", m.what)
         console.print(missed)
+    for line in failed:
+        console.print(f"[red]not scored, the scripted person failed[/]: {line}", soft_wrap=True)
     share = 100 * same / replayed if replayed else 0.0
     if replayed:
         app_caused = sum(m.app for m in misses)

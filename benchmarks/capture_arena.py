@@ -282,7 +282,7 @@ def arena_sessions() -> list[Session]:
             p.pause()
             p.click("#id_comment")
             p.type(top + " " + summary, typos=1)
-            p.click("button:has-text('Publish')")
+            p.click("role=button[name='Publish']")
             p.page.wait_for_url(lambda u: "/publish" not in u)
             p.page.wait_for_load_state()
         add("forum: publish a topic", "forum", "/topic/publish/", forum_publish,
