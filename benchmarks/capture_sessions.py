@@ -414,7 +414,9 @@ def login_state(session: Session, arena: Any) -> dict[str, Any] | None:
 
 def perform(session: Session, base: str, rng: random.Random,
             login: dict[str, Any] | None = None) -> Outcome:
-    browser = BrowserSession(BrowserSettings(action_timeout_ms=5000)).start(login)
+    # The arena's apps answer slowly on a loaded machine: the script waits on them.
+    wait = 20000 if session.app else 5000
+    browser = BrowserSession(BrowserSettings(action_timeout_ms=wait)).start(login)
     try:
         capture = capture_for(browser, None)
         page = browser.page

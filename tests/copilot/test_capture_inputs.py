@@ -179,3 +179,12 @@ def test_tab_away_at_the_end_of_the_turn_only_moves_focus(watched):
     watched.page.keyboard.press("Tab")
     watched.page.keyboard.press("Tab")
     assert watched.texts() == ["fill(textbox 'Title', 'Draft title!')"]
+
+
+def test_a_button_named_by_a_title_a_tooltip_took_away_keeps_its_name(watched):
+    """Found on Redmine's editor toolbar (jQuery UI tooltips empty the title on hover):
+    the click must name the button as the agent saw it, not ''."""
+    watched.open("inputs.html")
+    watched.page.click("#bold")
+    assert watched.page.get_attribute("#bold", "title") == ""  # the page took it away
+    assert watched.texts() == ["click(button 'Strong (Ctrl+B)')"]
