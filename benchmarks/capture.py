@@ -304,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind, (o, b) in sorted(by_kind.items()):
         _row(table, kind, sum(s.kind == kind for s in todo), o, b)
     held = sum(s.heldout for s in todo)
-    _row(table, "held-out (arena)", held, held_ours, held_base, 3)
+    if held:  # no held-out session run: no figure, rather than an empty score's 1.0
+        _row(table, "held-out (arena)", held, held_ours, held_base, 3)
     _row(table, "all", len(todo), ours, base, 3)
     console.print(table)
     if misses:
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"replay: {same}/{replayed} sessions reach the person's end state "
                       f"({app_caused} of the misses caused by the app)")
     print(f"capture: f1 {ours.f1:.3f} baseline_f1 {base.f1:.3f} replay_same {share:.1f}% "
-          f"heldout_f1 {held_ours.f1:.3f}")
+          f"heldout_f1 {f'{held_ours.f1:.3f}' if held else 'n/a'}")
     return 0
 
 
