@@ -167,3 +167,24 @@ def test_a_pop_up_right_after_another_tab_closed_is_credited_to_its_click(watche
     done = watched.actions().actions
     assert [a.label() for a in done] == ["click(link 'Open in new tab')"]
     assert "opened tab 1" in done[0].led_to[0]
+
+
+def test_tab_away_at_the_end_of_the_turn_only_moves_focus(watched):
+    """Tab that leaves a field with nothing done after it (the person typed, then tabbed
+    on past a control or two) is focus, not an action: found on Trac's new-ticket form."""
+    watched.open("inputs.html")
+    watched.page.click("#title")
+    watched.page.keyboard.press("End")
+    watched.page.keyboard.type("!")
+    watched.page.keyboard.press("Tab")
+    watched.page.keyboard.press("Tab")
+    assert watched.texts() == ["fill(textbox 'Title', 'Draft title!')"]
+
+
+def test_a_button_named_by_a_title_a_tooltip_took_away_keeps_its_name(watched):
+    """Found on Redmine's editor toolbar (jQuery UI tooltips empty the title on hover):
+    the click must name the button as the agent saw it, not ''."""
+    watched.open("inputs.html")
+    watched.page.click("#bold")
+    assert watched.page.get_attribute("#bold", "title") == ""  # the page took it away
+    assert watched.texts() == ["click(button 'Strong (Ctrl+B)')"]

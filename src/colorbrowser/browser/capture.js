@@ -123,6 +123,7 @@
       role = A.roleOf(el, tag);
       name = A.cap(A.nameOf(el, tag, role)[0]);
     } catch (e) { /* keep what we have */ }
+    if (!name) name = namedBefore.get(el) || '';
     const r = el.getBoundingClientRect();
     const out = {
       bid: el.getAttribute('bid') || '', role, name, tag, itype: el.type || '',
@@ -142,6 +143,20 @@
       } else out.value = value;
     }
     return out;
+  };
+
+  // The name an element had when the pointer or focus reached it, before the page's
+  // own handlers ran: a tooltip library moves a button's title into a tooltip on hover,
+  // leaving the button nameless by the time it is clicked.
+  const namedBefore = new WeakMap();
+  const remember = (e) => {
+    const el = targetOf(e);
+    if (!el || el.nodeType !== 1 || namedBefore.has(el) || !el.matches(ACTIONABLE)) return;
+    try {
+      const A = ARIA(150);
+      const name = A.cap(A.nameOf(el, el.localName, A.roleOf(el, el.localName))[0]);
+      if (name) namedBefore.set(el, name);
+    } catch (err) { /* no name to keep */ }
   };
 
   // The element a person meant: the closest actionable one (a span inside a button is
@@ -180,6 +195,8 @@
       via_label: viaLabel, opened_by: openedBy, opens_tab: opensTab, x: e.clientX,
       y: e.clientY });
   };
+  on('mouseover', remember);
+  on('focusin', remember);
   on('click', clicked);
   // A middle click fires no click, only auxclick (a right click's menu is the browser's).
   on('auxclick', (e) => { if (e.button === 1) clicked(e); });

@@ -22,7 +22,7 @@ Deterministic, no model needed: the same events always give the same actions.
 - tabs are known by identity (the capture's id for each), not by an index that shifts
   when tabs close: events are ordered and credited by it, and the index an action
   names is the tab's place at that point of the stream;
-- Tab that just moves to the next field is dropped;
+- Tab that just moves focus on (to the next field, or at the end of the turn) is dropped;
 - keys that change the focused field in place (Enter in a textarea, arrows in a radio
   group, a number field or a slider) are not presses: the capture leaves them out, so
   the field's value is one ``fill`` and a group's radio one ``check``, of the last
@@ -32,6 +32,8 @@ Deterministic, no model needed: the same events always give the same actions.
   change after keys made the page set its value (a suggestion picked) is not a fill;
 - browser shortcuts (reload, new tab, history) are not page keys: what they did
   arrives as the load or tab event.
+
+The rules about tabs, loads and hovers are in ``copilot.tab_rules``.
 
 Every raw event is accounted for: used, credited to an action, or dropped with a
 reason, so a fidelity report can show a person what was made of their input.
@@ -45,20 +47,25 @@ from dataclasses import dataclass, field
 
 from colorbrowser.actions import format_action
 from colorbrowser.browser.capture import RawEvent
+from colorbrowser.copilot.tab_rules import (
+    CAUSES,
+    CREDIT_MS,
+    ECHO_MS,
+    TabRules,
+    TabState,
+    event_order,
+    hover_counts,
+    tab_key,
+)
 from colorbrowser.steps import Target
 from colorbrowser.types import Action
 
-CREDIT_MS = 5000  # a same-document history move this soon after an action is its doing
 BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one scroll
 DOUBLE_MS = 700
-ECHO_MS = 250  # a label's click reaches its control within this
-BLANK = "about:blank"
-OPEN_LAG_MS = 2000  # how late Python may hear of a tab its first page is loading in
 BROWSER_KEYS = {"Control+r", "Meta+r", "F5", "Control+l", "Meta+l", "Control+t", "Meta+t",
                 "Control+w", "Meta+w", "Control+Tab", "Control+Shift+Tab", "Alt+ArrowLeft",
                 "Alt+ArrowRight", "Meta+[", "Meta+]"}
 FIELD_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
-CAUSES = {"click", "dblclick", "press", "fill", "select_option", "check", "uncheck"}
 
 
 @dataclass
@@ -116,58 +123,25 @@ class Normalised:
                 "dropped": dict(self.dropped)}
 
 
-@dataclass
-class _Tab:
-    history: list[str] = field(default_factory=list)
-    index: int = -1
-    popup: bool = False  # opened by an action: its first page is that action's doing
-    leaving: bool = False  # its page started a navigation itself (a link, form, script)
-    fresh: HumanAction | None = None  # a new_tab() waiting for its first address
-
-
 def _target(e: RawEvent) -> Target | None:
     return Target(bid=e.bid, role=e.role, name=e.name) if e.bid else None
-
-
-def _key(e: RawEvent) -> int:
-    """A tab's identity: its capture id, else (events made by hand) its index."""
-    return e.tab_id if e.tab_id >= 0 else e.tab
 
 
 def _checkable(e: RawEvent) -> bool:
     return e.tag == "input" and e.itype in ("checkbox", "radio")
 
 
-class _Builder:
+class _Builder(TabRules):
     def __init__(self, keep: Callable[[RawEvent], bool]) -> None:
         self.keep = keep
         self.out = Normalised()
-        self.tabs: dict[int, _Tab] = {}  # by identity
+        self.tabs: dict[int, TabState] = {}  # by identity
         self.order: list[int] = []  # identities of the open tabs, in the browser's order
         self.closed: set[int] = set()
         self.active = 0  # identity of the tab in front
         self.last_wheel: RawEvent | None = None
 
     # -- bookkeeping ------------------------------------------------------------
-    def tab(self, key: int) -> _Tab:
-        return self.tabs.setdefault(key, _Tab())
-
-    def index(self, e: RawEvent) -> int:
-        """The tab's index now, from the tabs opened and closed so far in the stream (a
-        tab first heard of here goes where the capture saw it)."""
-        key = _key(e)
-        if key in self.closed:
-            return e.tab
-        if key not in self.order:
-            while len(self.order) < e.tab:  # tabs before it that no event showed yet
-                self.order.append(-2 - len(self.order))
-            unknown = e.tab < len(self.order) and self.order[e.tab] < 0
-            if unknown:
-                self.order[e.tab] = key
-            else:
-                self.order.insert(min(e.tab, len(self.order)), key)
-        return self.order.index(key)
-
     def drop(self, reason: str) -> None:
         self.out.dropped[reason] += 1
 
@@ -176,7 +150,7 @@ class _Builder:
                           e.url, e.t,
                           _target(e) if target else None, [e.seq], ancestors=list(e.ancestors),
                           via_label=e.via_label, opened_by=e.opened_by, group=e.group,
-                          opens_tab=e.opens_tab, key=_key(e))
+                          opens_tab=e.opens_tab, key=tab_key(e))
         self.out.actions.append(act)
         self.out.used += 1
         return act
@@ -209,7 +183,7 @@ class _Builder:
         if e.kind in ("doc", "leave", "tab_open", "tab_close", "visible", "history"):
             getattr(self, f"on_{e.kind}")(e, kept)
         elif not kept:
-            self.active = _key(e)  # the agent's input, or the person's of an earlier turn
+            self.active = tab_key(e)  # the agent's input, or the person's of an earlier turn
             return
         elif not e.top and e.kind == "wheel":
             self.drop("wheel inside a frame")
@@ -220,7 +194,7 @@ class _Builder:
             self.last_wheel = None
 
     def on_click(self, e: RawEvent) -> None:
-        prev = self.last(_key(e))
+        prev = self.last(tab_key(e))
         if e.tag in ("select", "option"):
             return self.drop("click on a select (its change is the action)")
         if not e.bid:
@@ -270,13 +244,13 @@ class _Builder:
             return self.drop("input on a select (its change is the action)")
         if not e.bid:
             return self.drop("typing into an element without an id")
-        prev = self.last(_key(e))
+        prev = self.last(tab_key(e))
         if prev and prev.name == "fill" and prev.target and prev.target.bid == e.bid:
             return self.merge(prev, e, [e.bid, e.value])
         self.emit(e, "fill", [e.bid, e.value])
 
     def on_change(self, e: RawEvent) -> None:
-        prev = self.last(_key(e))
+        prev = self.last(tab_key(e))
         same = prev is not None and prev.target is not None and prev.target.bid == e.bid
         if e.tag == "select":
             options = e.value if isinstance(e.value, list) else []
@@ -291,7 +265,7 @@ class _Builder:
             self.emit(e, "uncheck" if e.checked is False else "check", [e.bid])
         elif isinstance(e.value, str):
             for act in reversed(self.out.actions):
-                if act.key != _key(e) or not act.target or act.target.bid != e.bid:
+                if act.key != tab_key(e) or not act.target or act.target.bid != e.bid:
                     continue
                 if act.name == "press":
                     # Keys after typing made the page set the value (a suggestion picked
@@ -314,13 +288,8 @@ class _Builder:
             return self.drop("a key with no element focused")
         self.emit(e, "press", [e.bid, e.key])
 
-    def on_hover(self, e: RawEvent) -> None:
-        if not e.bid:
-            return self.drop("hover on an element without an id")
-        self.emit(e, "hover", [e.bid])
-
     def on_wheel(self, e: RawEvent) -> None:
-        prev = self.last(_key(e))
+        prev = self.last(tab_key(e))
         dx, dy = round(e.dx), round(e.dy)
         if not dx and not dy:
             return self.drop("a wheel event that moved nothing")
@@ -332,129 +301,6 @@ class _Builder:
         else:
             self.emit(e, "scroll", [dx, dy], target=False)
         self.last_wheel = e
-
-    # -- loads and tabs ------------------------------------------------------------
-    def on_doc(self, e: RawEvent, kept: bool) -> None:
-        tab = self.tab(_key(e))
-        if e.url == BLANK or not e.url:
-            return self.drop("a blank page") if kept else None
-        direction = self._move(tab, e)
-        leaving, tab.leaving = tab.leaving, False
-        if not kept:
-            return None
-        if tab.fresh is not None:  # the first address of a tab the person opened
-            self.merge(tab.fresh, e, [e.url])
-            tab.fresh = None
-            return None
-        if tab.popup:
-            tab.popup = False
-            self.out.credited += 1
-            return None
-        if direction == "reload" or direction == "navigate":
-            if not leaving:  # the address bar, a bookmark or reload: the person's
-                self.emit(e, "goto", [e.url], target=False)
-                return None
-            act = self.cause(_key(e))
-            if act is None:
-                return self.drop("a load the page started with no action of the person's")
-            act.led_to.append(f"the page moved to {e.url}")
-            self.out.credited += 1
-        else:
-            self.emit(e, direction, [], target=False)
-        return None
-
-    def on_leave(self, e: RawEvent, kept: bool) -> None:
-        if e.top:
-            self.tab(_key(e)).leaving = True
-
-    def _move(self, tab: _Tab, e: RawEvent) -> str:
-        """Update the tab's history with a load; how it was reached."""
-        h = tab.history
-        if e.nav == "back_forward":
-            if tab.index + 1 < len(h) and h[tab.index + 1] == e.url and not (
-                    tab.index > 0 and h[tab.index - 1] == e.url):
-                tab.index += 1
-                return "go_forward"
-            earlier = [i for i in range(tab.index) if h[i] == e.url]
-            tab.index = earlier[-1] if earlier else max(tab.index - 1, 0)
-            return "go_back"
-        if e.nav == "reload" and 0 <= tab.index < len(h):
-            h[tab.index] = e.url
-            return "reload"
-        del h[tab.index + 1:]
-        h.append(e.url)
-        tab.index = len(h) - 1
-        return "navigate"
-
-    def on_history(self, e: RawEvent, kept: bool) -> None:
-        if not kept:
-            return None
-        prev = self.last(_key(e))
-        if prev and prev.name == "go_back" and e.t - prev.t <= ECHO_MS:
-            self.out.credited += 1  # popstate and hashchange of one move
-            return None
-        act = self.cause(_key(e), e.t)
-        if act is not None:
-            self.out.credited += 1
-            return None
-        self.emit(e, "go_back", [], target=False)
-        return None
-
-    def on_tab_open(self, e: RawEvent, kept: bool) -> None:
-        tab = self.tab(_key(e))
-        self.active = _key(e)
-        if not kept:
-            return None
-        last = self.last()
-        if e.opener < 0 and last is not None and last.opens_tab and not last.led_to:
-            opener: HumanAction | None = last  # a middle or Ctrl click on a link
-        elif e.opener < 0:  # no page and no link opened it: the person's own new tab
-            tab.fresh = self.emit(e, "new_tab", [], target=False)
-            return None
-        else:
-            opener = next((a for a in reversed(self.out.actions)
-                           if a.key == e.opener and a.name in CAUSES), None)
-        tab.popup = True
-        if opener is None:
-            return self.drop("a pop-up the page opened with no action of the person's")
-        opener.led_to.append(f"it opened tab {self.index(e)}")
-        self.out.credited += 1
-        return None
-
-    def on_tab_close(self, e: RawEvent, kept: bool) -> None:
-        key, index = _key(e), self.index(e)
-        if kept:
-            self.emit(e, "tab_close", [index], target=False)
-        self.tabs.pop(key, None)
-        if key in self.order:
-            self.order.remove(key)
-        self.closed.add(key)
-        if kept and self.order and (self.active == key or self.active not in self.order):
-            self.active = self.order[min(index, len(self.order) - 1)]
-
-    def come_to(self, e: RawEvent) -> None:
-        """Input in a tab other than the front one means the person went to it first.
-        Headless Chromium tells no tab it came to the front, and a headed one may tell
-        it after the first click, so the input itself is the reliable sign. Only a move
-        between two tabs this turn's events know of counts: a page the events never
-        showed opening (one from before the turn's window, a helper page) proves nothing."""
-        key = _key(e)
-        if key != self.active:
-            known = key in self.tabs and self.active in self.tabs
-            self.active = key
-            if known:
-                self.emit(e, "tab_focus", [self.index(e)], target=False)
-
-    def on_visible(self, e: RawEvent, kept: bool) -> None:
-        if _key(e) == self.active:
-            return None
-        self.active = _key(e)
-        prev = self.last()
-        if not kept or (prev and prev.name in ("new_tab", "tab_close")
-                        and e.t - prev.t <= CREDIT_MS):
-            return None
-        self.emit(e, "tab_focus", [self.index(e)], target=False)
-        return None
 
     # -- after the last event ---------------------------------------------------------
     def finish(self) -> Normalised:
@@ -468,14 +314,13 @@ class _Builder:
                         nxt.name == "press" and act.target.role in FIELD_ROLES)):
                 self.drop("a click that only focused (or selected in) the field typed into next")
                 continue
-            if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and nxt \
-                    and nxt.target and act.target and nxt.target.bid != act.target.bid:
+            if act.name == "press" and act.action.args[1] in ("Tab", "Shift+Tab") and not (
+                    nxt and nxt.target and act.target and nxt.target.bid == act.target.bid):
+                # Focus moving on (to the next field, or past controls at the turn's
+                # end): what the person then does there names its element itself.
                 self.drop("Tab to the next field")
                 continue
-            if act.name == "hover" and not (
-                    after and after.name in ("click", "dblclick") and after.target
-                    and act.target and after.target.bid != act.target.bid
-                    and (act.target.bid in after.ancestors or after.opened_by == act.target.bid)):
+            if act.name == "hover" and not hover_counts(act, after):
                 self.drop("a stray hover")
                 continue
             kept.append(act)
@@ -483,29 +328,12 @@ class _Builder:
         return self.out
 
 
-def _order(events: list[RawEvent]) -> Callable[[RawEvent], tuple[float, int, int]]:
-    """Time order, except that a tab's opening comes before anything from inside it:
-    Python hears of a new tab after its first page has already started loading."""
-    opened: dict[int, float] = {}  # seq of a tab_open -> when it really happened
-    for o in events:
-        if o.kind == "tab_open":
-            inside = [e.t for e in events if _key(e) == _key(o) and e.kind != "tab_open"
-                      and o.t - OPEN_LAG_MS <= e.t <= o.t]
-            opened[o.seq] = min([o.t, *inside])
-
-    def key(e: RawEvent) -> tuple[float, int, int]:
-        if e.kind == "tab_open":
-            return (opened.get(e.seq, e.t), 0, e.seq)
-        return (e.t, 1, e.seq)
-    return key
-
-
 def normalise(events: Iterable[RawEvent],
               keep: Callable[[RawEvent], bool] = lambda e: True) -> Normalised:
     """The person's actions in ``events``. Events ``keep`` refuses (before the person's
     turn, or the agent's own input) only update each tab's history."""
     events = list(events)
-    ordered = sorted(events, key=_order(events))
+    ordered = sorted(events, key=event_order(events))
     builder = _Builder(keep)
     for e in ordered:
         builder.feed(e)
