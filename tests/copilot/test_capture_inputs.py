@@ -99,6 +99,18 @@ def test_a_typed_address_soon_after_a_tick_is_a_goto(watched):
                                f"goto('{watched.url('next.html')}')"]
 
 
+def test_a_typed_address_after_an_in_page_move_is_a_goto_not_the_moves_load(watched):
+    """A script's pushState moves within the page: it starts no load, so the person's
+    own goto that follows is theirs."""
+    watched.open("inputs.html")
+    watched.page.click("#spa")
+    watched.page.wait_for_function("location.hash === '#details'")
+    watched.page.goto(watched.url("next.html"))
+    texts = watched.texts()
+    assert texts[0] == "click(button 'Details')"
+    assert texts[-1] == f"goto('{watched.url('next.html')}')"
+
+
 def test_a_new_tab_soon_after_a_tick_is_new_tab_with_its_address(watched):
     watched.open("inputs.html")
     watched.page.click("#agree")

@@ -335,6 +335,9 @@
   // the browser do not, so a load without one is the person's own goto or reload.
   if (window === window.top && window.navigation) {
     navigation.addEventListener('navigate', (e) => {
+      // A move within the document (pushState, a fragment) and a download load nothing:
+      // the document stays, so it is not leaving.
+      if ((e.destination && e.destination.sameDocument) || e.downloadRequest) return;
       try { post({ kind: 'leave', nav: e.navigationType || '' }); } catch (err) { /* */ }
     }, true);
   }
