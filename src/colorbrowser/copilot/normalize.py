@@ -41,12 +41,11 @@ reason, so a fidelity report can show a person what was made of their input.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from colorbrowser.actions import format_action
 from colorbrowser.browser.capture import RawEvent
+from colorbrowser.copilot.human_action import HumanAction, Normalised
 from colorbrowser.copilot.tab_rules import (
     CAUSES,
     CREDIT_MS,
@@ -66,61 +65,6 @@ BROWSER_KEYS = {"Control+r", "Meta+r", "F5", "Control+l", "Meta+l", "Control+t",
                 "Control+w", "Meta+w", "Control+Tab", "Control+Shift+Tab", "Alt+ArrowLeft",
                 "Alt+ArrowRight", "Meta+[", "Meta+]"}
 FIELD_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
-
-
-@dataclass
-class HumanAction:
-    """One normalised action and where it came from."""
-
-    action: Action
-    tab: int  # the tab's index, as the agent's tab actions name it
-    url: str
-    t: float
-    target: Target | None = None
-    events: list[int] = field(default_factory=list)  # seq numbers of the raw events used
-    led_to: list[str] = field(default_factory=list)  # loads and tabs credited to it
-    ancestors: list[str] = field(default_factory=list)  # ids of the elements around it
-    via_label: bool = False  # a click on a label, which the browser passes to its control
-    opened_by: str = ""  # a click in a menu a hover opened: the hovered element's id
-    group: str = ""  # a radio's group
-    opens_tab: bool = False  # a click on a link the browser opens in a new tab
-    key: int = -1  # the tab's identity (indices shift as tabs close)
-
-    @property
-    def name(self) -> str:
-        return self.action.name
-
-    def text(self) -> str:
-        return str(self.action)
-
-    def label(self) -> str:
-        """The action with its element named (role 'name') instead of its id."""
-        args = list(self.action.args)
-        if self.target is not None and args and isinstance(args[0], str):
-            shown = f"{self.target.role} {self.target.name!r}"
-            rest = ", ".join(repr(a) for a in args[1:])
-            return f"{self.name}({shown}{', ' + rest if rest else ''})"
-        return format_action(self.name, args)
-
-    def describe(self) -> str:
-        """What the person did, for the agent's history line."""
-        what = f"{self.target.role} {self.target.name!r}" if self.target else ""
-        done = f"on {what}" if what else ""
-        if self.led_to:
-            done = f"{done}; {'; '.join(self.led_to)}".strip("; ")
-        return done
-
-
-@dataclass
-class Normalised:
-    actions: list[HumanAction] = field(default_factory=list)
-    dropped: Counter[str] = field(default_factory=Counter)  # reason -> raw events
-    used: int = 0
-    credited: int = 0
-
-    def report(self) -> dict[str, object]:
-        return {"actions": len(self.actions), "used": self.used, "credited": self.credited,
-                "dropped": dict(self.dropped)}
 
 
 def _target(e: RawEvent) -> Target | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from colorbrowser.browser.capture import RawEvent
 
 if TYPE_CHECKING:
-    from colorbrowser.copilot.normalize import HumanAction, Normalised
+    from colorbrowser.copilot.human_action import HumanAction, Normalised
 
 CREDIT_MS = 5000  # a same-document history move this soon after an action is its doing
 ECHO_MS = 250  # a label's click reaches its control within this

@@ -40,7 +40,9 @@ TRUSTED_NOTE = ("note: imported tips are trusted instructions to the agent: it s
                 "agent orders or send data off the site)")
 
 
-class _State:
+class KbState:
+    """The knowledge base a command group opens lazily, closed when the command ends."""
+
     def __init__(self, db: Path | None, frozen: bool) -> None:
         self.db = db
         self.frozen = frozen
@@ -73,8 +75,8 @@ class _State:
         return clean
 
 
-def _state(ctx: click.Context) -> _State:
-    return ctx.find_object(_State)
+def _state(ctx: click.Context) -> KbState:
+    return ctx.find_object(KbState)
 
 
 def _read_text(text: str) -> str:
@@ -86,17 +88,29 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
+def kb_options(command: Callable) -> Callable:
+    """--db and --frozen, as every command group on the knowledge base takes them."""
+    command = click.option("--frozen", is_flag=True,
+                           help="Open read-only, as during an evaluation.")(command)
+    return click.option(
+        "--db", type=Destination("the knowledge base", folder=False, path_type=Path),
+        envvar="COLORBROWSER_KB",
+        help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).",
+    )(command)
+
+
+def attach_kb(ctx: click.Context, db: Path | None, frozen: bool) -> None:
+    state = KbState(db, frozen)
+    ctx.obj = state
+    ctx.call_on_close(state.close)
+
+
 @click.group("tips")
-@click.option("--db", type=Destination("the knowledge base", folder=False, path_type=Path),
-              envvar="COLORBROWSER_KB",
-              help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).")
-@click.option("--frozen", is_flag=True, help="Open read-only, as during an evaluation.")
+@kb_options
 @click.pass_context
 def tips(ctx: click.Context, db: Path | None, frozen: bool) -> None:
     """Site-level tips: add, review, search, import and export them."""
-    state = _State(db, frozen)
-    ctx.obj = state
-    ctx.call_on_close(state.close)
+    attach_kb(ctx, db, frozen)
 
 
 @tips.command("add")

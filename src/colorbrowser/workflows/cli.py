@@ -19,7 +19,8 @@ import yaml
 
 from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
-from colorbrowser.knowledge.store import KnowledgeBase, default_db_path
+from colorbrowser.knowledge.cli import KbState, attach_kb, kb_options
+from colorbrowser.knowledge.store import KnowledgeBase
 from colorbrowser.knowledge.workflow import LearnedBy, Workflow
 from colorbrowser.knowledge.workflow_exchange import (
     dump_yaml,
@@ -32,36 +33,16 @@ from colorbrowser.safe_text import escape
 PROVE_TIMEOUT = 300.0
 
 
-class _State:
-    def __init__(self, db: Path | None, frozen: bool) -> None:
-        self.db, self.frozen = db, frozen
-        self.kb: KnowledgeBase | None = None
-
-    def open(self) -> KnowledgeBase:
-        if self.kb is None:
-            self.kb = KnowledgeBase.open(self.db, readonly=self.frozen, embeddings=False)
-        return self.kb
-
-    def close(self) -> None:
-        if self.kb is not None:
-            self.kb.close()
-
-
 def _kb(ctx: click.Context) -> KnowledgeBase:
-    return ctx.find_object(_State).open()
+    return ctx.find_object(KbState).open()
 
 
 @click.group("workflows")
-@click.option("--db", type=Destination("the knowledge base", folder=False, path_type=Path),
-              envvar="COLORBROWSER_KB",
-              help=f"Knowledge base file (env COLORBROWSER_KB; default {default_db_path()}).")
-@click.option("--frozen", is_flag=True, help="Open read-only, as during an evaluation.")
+@kb_options
 @click.pass_context
 def workflows(ctx: click.Context, db: Path | None, frozen: bool) -> None:
     """Learned workflows: proved runs made reusable for a family of goals."""
-    state = _State(db, frozen)
-    ctx.obj = state
-    ctx.call_on_close(state.close)
+    attach_kb(ctx, db, frozen)
 
 
 def summary(flow: Workflow) -> str:
