@@ -46,3 +46,23 @@ def test_a_workflow_gets_an_id_and_keeps_its_parameters():
 def test_a_broken_or_hostile_workflow_is_refused(changes, message):
     with pytest.raises(ValidationError, match=message):
         Workflow.model_validate(owner_workflow(**changes))
+
+
+@pytest.mark.parametrize("url", [
+    "file:///etc/passwd",
+    "http://evil.example/ticket/{{ticket}}",
+    "http://{{ticket}}/x",
+    "http://127.0.0.1:18303@evil.example/",
+    "javascript:alert(1)",
+    "__NOT_A_SITE__/x",
+])
+def test_a_workflow_opens_only_pages_of_its_own_site(url):
+    data = owner_workflow(steps=[{"step": {"goto": url}}])
+    with pytest.raises(ValidationError, match=r"workflow opens only|not on the workflow's site"):
+        Workflow.model_validate(data)
+
+
+def test_a_workflow_may_open_its_site_by_address_or_placeholder():
+    for url in ("http://127.0.0.1:18303/ticket/{{ticket}}", "__TRAC__/ticket/{{ticket}}"):
+        flow = Workflow.model_validate(owner_workflow(steps=[{"step": {"goto": url}}]))
+        assert flow.steps[0].step == {"goto": url}

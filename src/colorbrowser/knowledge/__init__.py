@@ -32,11 +32,18 @@ from colorbrowser.knowledge.store import (
     default_db_path,
 )
 from colorbrowser.knowledge.tip import InvalidTip, Tip, TipStats, make_tip
+from colorbrowser.knowledge.workflow import Workflow, WorkflowStep
+from colorbrowser.knowledge.workflow_store import (
+    InvalidWorkflow,
+    WorkflowExists,
+    WorkflowNotFound,
+)
 
 __all__ = [
     "Finding",
     "ImportResult",
     "InvalidTip",
+    "InvalidWorkflow",
     "KnowledgeBase",
     "PatternError",
     "QueueItem",
@@ -48,6 +55,10 @@ __all__ = [
     "TipFileError",
     "TipNotFound",
     "TipStats",
+    "Workflow",
+    "WorkflowExists",
+    "WorkflowNotFound",
+    "WorkflowStep",
     "compile_pattern",
     "default_db_path",
     "dump_markdown",

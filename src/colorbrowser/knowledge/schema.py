@@ -78,7 +78,25 @@ CREATE TABLE review_queue (
 CREATE INDEX review_queue_status ON review_queue (status);
 """
 
-MIGRATIONS: list[str] = [_V1]
+# Version 2: learned workflows beside the tips (knowledge/workflow_store.py). The
+# document is the checked JSON of a Workflow; the columns beside it change in place.
+_V2 = """
+CREATE TABLE workflows (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    site TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+    data TEXT NOT NULL,                -- JSON of the Workflow without active and stats
+    runs INTEGER NOT NULL DEFAULT 0,
+    successes INTEGER NOT NULL DEFAULT 0,
+    healed_steps INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE INDEX workflows_site ON workflows (site, active);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

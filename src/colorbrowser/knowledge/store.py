@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge import review_queue
+from colorbrowser.knowledge import workflow_store as flows
 from colorbrowser.knowledge.embed import Embedder, default_embedder, embedding_text, text_hash
 from colorbrowser.knowledge.patterns import host_matches_site, match, url_host
 from colorbrowser.knowledge.retrieve import Found, KeywordHit, cascade, query_terms
@@ -37,6 +38,7 @@ from colorbrowser.knowledge.tip import (
     format_time,
     now,
 )
+from colorbrowser.knowledge.workflow import Workflow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -429,6 +431,61 @@ class KnowledgeBase:
         with self._write("record outcomes") as conn:
             conn.executemany(f"UPDATE tips SET {column} = {column} + 1 WHERE id = ?",
                              [(i,) for i in ids])
+
+    # -- workflows (knowledge/workflow_store.py) ------------------------------------
+    def add_workflow(self, flow: Workflow) -> Workflow:
+        flow = flows.check(flow.model_dump(), f"workflow {flow.id}")
+        with self._write(f"add workflow {flow.id}") as conn:
+            return flows.insert(conn, flow)
+
+    def add_workflows(self, items: Iterable[Workflow], on_conflict: OnConflict = "error"
+                      ) -> ImportResult:
+        """All or nothing, like ``add_many`` for tips (an import)."""
+        items = [flows.check(f.model_dump(), f"workflow {f.id}") for f in items]
+        if len({f.id for f in items}) != len(items):
+            raise flows.InvalidWorkflow("a workflow id appears twice in the input")
+        result = ImportResult()
+        with self._write("import workflows") as conn:
+            for flow in items:
+                if flows.find(conn, flow.id) is None:
+                    flows.insert(conn, flow)
+                    result.added.append(flow.id)
+                elif on_conflict == "skip":
+                    result.skipped.append(flow.id)
+                elif on_conflict == "replace":
+                    flows.replace(conn, flow)
+                    result.replaced.append(flow.id)
+                else:
+                    raise flows.WorkflowExists(
+                        f"workflow {flow.id} already exists (use --replace or --skip-existing)")
+        return result
+
+    def get_workflow(self, flow_id: str) -> Workflow:
+        return flows.get(self._conn, flow_id)
+
+    def find_workflow(self, flow_id: str) -> Workflow | None:
+        return flows.find(self._conn, flow_id)
+
+    def list_workflows(self, site: str | None = None, include_inactive: bool = False
+                       ) -> list[Workflow]:
+        return flows.select(self._conn, site, include_inactive)
+
+    def workflows_for_url(self, url: str) -> list[Workflow]:
+        """The active workflows of this URL's site."""
+        return flows.for_url(self._conn, url)
+
+    def remove_workflow(self, flow_id: str) -> None:
+        with self._write(f"remove workflow {flow_id}") as conn:
+            flows.remove(conn, flow_id)
+
+    def new_workflow_version(self, old_id: str, flow: Workflow) -> Workflow:
+        """``flow`` replaces ``old_id`` (kept, inactive) as version + 1."""
+        with self._write(f"update workflow {old_id}") as conn:
+            return flows.new_version(conn, old_id, flow)
+
+    def record_workflow_run(self, flow_id: str, success: bool, healed: int = 0) -> None:
+        with self._write(f"record a run of workflow {flow_id}") as conn:
+            flows.record_run(conn, flow_id, success, healed)
 
     # -- review queue -------------------------------------------------------------
     def queue_add(self, item: QueueItem) -> QueueItem:

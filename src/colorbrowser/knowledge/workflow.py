@@ -18,11 +18,15 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from colorbrowser.actions import spec_for
+from colorbrowser.knowledge.patterns import host_matches_site
 from colorbrowser.knowledge.tip import _ID, _SITE, MAX_COUNT, new_tip_id, now
-from colorbrowser.plan.format import parse_step
+from colorbrowser.plan.format import RANDOM, parse_step
+from colorbrowser.plan.placeholders import PLACEHOLDERS
 
 LearnedBy = Literal["agent", "person", "replay", "oracle", "explorer"]
 PARAM = re.compile(r"\{\{([a-z][a-z0-9_]{0,39})\}\}")  # {{name}} in steps and patterns
@@ -33,6 +37,36 @@ MAX_TEXT = 2000
 def param_names(text: str) -> list[str]:
     """Parameter names in order of first use."""
     return list(dict.fromkeys(PARAM.findall(text)))
+
+
+_PLACEHOLDER_HEAD = re.compile(r"^(__[A-Z][A-Z_]*__)(/|$)")
+NAVIGATING = ("goto", "new_tab")  # actions whose argument is an address
+
+
+def check_address(url: str, site: str, where: str, *, placeholders: bool = True) -> None:
+    """A workflow only opens pages of its own site: an http(s) address whose host is
+    literal (not a parameter) and belongs to ``site``, or one that starts with a site
+    placeholder (``__TRAC__/...``, filled from the person's own settings and checked
+    again once filled: ``placeholders=False``). Raises ValueError."""
+    head = _PLACEHOLDER_HEAD.match(url.strip())
+    if placeholders and head and head.group(1) in PLACEHOLDERS:
+        return
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"{where}: opens {url[:80]!r}; a workflow opens only http(s) "
+                         f"pages of {site}")
+    if PARAM.search(parts.netloc) or "@" in parts.netloc or \
+            not host_matches_site(parts.netloc, site):
+        raise ValueError(f"{where}: opens {url[:80]!r}, which is not on the workflow's site "
+                         f"{site}")
+
+
+def step_addresses(step: str | dict[str, Any]) -> list[str]:
+    """The addresses a step would open (goto, new_tab)."""
+    parsed = parse_step(step, "workflow step")
+    if parsed.action in NAVIGATING and parsed.args and isinstance(parsed.args[0], str):
+        return [parsed.args[0]]
+    return []
 
 
 class _Model(BaseModel):
@@ -63,7 +97,14 @@ class WorkflowStep(_Model):
     @field_validator("step")
     @classmethod
     def _plan_step(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
-        parse_step(value, "workflow step")  # ValueError names what is wrong
+        step = parse_step(value, "workflow step")  # ValueError names what is wrong
+        spec = spec_for(step.action)
+        if step.text is not None and spec is not None and spec.params and \
+                spec.params[0].kind == "bid":
+            raise ValueError(f"workflow step {step.text[:60]!r} names an element by its id, "
+                             "which changes with every page load: name it by role and name")
+        if step.action == RANDOM:
+            raise ValueError("a workflow step cannot be a random step")
         return value
 
 
@@ -74,6 +115,12 @@ class AnswerSource(_Model):
 
     target: dict[str, Any] | None = None
     label: str = Field("", max_length=MAX_TEXT)
+    # The holder's text with ``*`` where the answer sat ("Custom Query (* matches)"),
+    # when the answer was only part of it.
+    around: str | None = Field(None, max_length=MAX_TEXT)
+    # "column": ``label`` is the header of the answer's table column (the row is the one
+    # that holds a goal value, else the first); "beside": the label stands before it.
+    label_kind: Literal["beside", "column"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
 
     @model_validator(mode="after")
@@ -82,6 +129,8 @@ class AnswerSource(_Model):
             raise ValueError("an answer source has either a target or a template")
         if self.target is not None:
             parse_step({"click": self.target}, "answer target")
+        if self.around is not None and self.around.count("*") != 1:
+            raise ValueError("an answer's 'around' text holds exactly one '*'")
         return self
 
 
@@ -143,4 +192,7 @@ class Workflow(_Model):
         if used - names:
             raise ValueError(f"parameter {sorted(used - names)[0]!r} is used by a step but "
                              "is not in the goal pattern")
+        for number, ws in enumerate(self.steps, 1):
+            for url in step_addresses(ws.step):
+                check_address(url, self.site, f"step {number}")
         return self

@@ -1,0 +1,220 @@
+"""A workflow made concrete for one goal: parameters filled, steps parsed, and the
+checks the runner makes on the live page (surroundings before a step, the answer at
+the end).
+
+Values are filled into the step's data, never into action text, so a value with
+quotes or parentheses stays a value; in an address a value is percent-encoded, so it
+can change a path segment or a query value but never the host. Every address is
+checked against the workflow's site once filled.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from colorbrowser.errors import UserError
+from colorbrowser.knowledge.workflow import (
+    NAVIGATING,
+    PARAM,
+    AnswerSource,
+    Workflow,
+    WorkflowStep,
+    check_address,
+)
+from colorbrowser.plan.format import Step, Target, fill, parse_step
+from colorbrowser.types import ElementInfo, Observation
+from colorbrowser.workflows import page
+
+MAX_VALUE = 2000
+
+
+def fill_text(text: str, params: Mapping[str, str], *, address: bool = False) -> str:
+    """``{{name}}`` replaced by its value (percent-encoded in an address)."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in params:
+            raise UserError(f"no value for the parameter {{{{{name}}}}}")
+        got = str(params[name])
+        return quote(got, safe="") if address else got
+
+    return PARAM.sub(value, text)
+
+
+def _check_values(flow: Workflow, params: Mapping[str, str]) -> None:
+    for name, value in params.items():
+        if not isinstance(value, str):
+            raise UserError(f"workflow {flow.id}: the value of {name} must be text")
+        if len(value) > MAX_VALUE:
+            raise UserError(f"workflow {flow.id}: the value of {name} is too long")
+
+
+def as_mapping(raw: str | dict[str, Any]) -> dict[str, Any]:
+    """A step in its mapping form, so values are filled as data, not spliced into code."""
+    if isinstance(raw, dict):
+        return raw
+    step = parse_step(raw, "workflow step")
+    if step.action in NAVIGATING or step.target is None:
+        value: Any = (step.args[0] if len(step.args) == 1 else list(step.args) if step.args
+                      else None)
+        return {step.action: value}
+    data = step.to_data()
+    assert isinstance(data, dict)
+    return data
+
+
+def _fill_data(data: Any, params: Mapping[str, str]) -> Any:
+    if isinstance(data, str):
+        return fill_text(data, params)
+    if isinstance(data, dict):
+        return {k: _fill_data(v, params) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_fill_data(v, params) for v in data]
+    return data
+
+
+def concrete_step(flow: Workflow, ws: WorkflowStep, params: Mapping[str, str],
+                  env: Mapping[str, str] | None = None, where: str = "step") -> Step:
+    data = as_mapping(ws.step)
+    filled: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in NAVIGATING and isinstance(value, str):
+            url = fill(fill_text(value, params, address=True), env)
+            try:
+                check_address(url, flow.site, f"workflow {flow.id} {where}", placeholders=False)
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            filled[key] = url
+        else:
+            filled[key] = _fill_data(value, params)
+    try:
+        return parse_step(filled, f"workflow {flow.id} {where}")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def instantiate(flow: Workflow, params: Mapping[str, str],
+                env: Mapping[str, str] | None = None) -> list[tuple[Step, WorkflowStep]]:
+    """Each step with this goal's values filled in, parsed, its address checked.
+
+    ``env`` fills site placeholders (``__TRAC__``); the process environment by default.
+    Raises UserError (one line) for a missing value or an address off the site."""
+    _check_values(flow, params)
+    env = os.environ if env is None else env
+    return [(concrete_step(flow, ws, params, env, f"step {n}"), ws)
+            for n, ws in enumerate(flow.steps, 1)]
+
+
+def goal_for(flow: Workflow, params: Mapping[str, str]) -> str:
+    """The goal this workflow solves with these values."""
+    _check_values(flow, params)
+    return fill_text(flow.goal_pattern, params)
+
+
+def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
+                       params: Mapping[str, str]) -> str | None:
+    """None when the element still sits where it sat when the workflow was learned;
+    otherwise why not (a renamed label, a missing section, another row)."""
+    want = ws.surroundings
+    if want is None or not (want.label or want.heading or want.row):
+        return None
+    lines = page.parse(obs.axtree)
+    index = page.index_of(lines, element.bid)
+    if index is None:
+        return f"element {element.bid} is not in the page's tree"
+    if want.label:
+        label, got = fill_text(want.label, params), page.label_of(lines, index)
+        if page.norm(got) != page.norm(label):
+            return (f"its label is {got!r}, not {label!r}" if got
+                    else f"it has no label {label!r} beside it")
+    if want.heading:
+        heading = fill_text(want.heading, params)
+        if page.norm(heading) not in {page.norm(h) for h in page.headings_above(lines, index)}:
+            return f"it is not under the heading {heading!r}"
+    if want.row:
+        row_text = fill_text(want.row, params)
+        row = page.row_of(lines, index)
+        if row is None or page.norm(row_text) not in page.norm(page.subtree_text(lines, row)):
+            return f"its row does not hold {row_text!r}"
+    return None
+
+
+def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> str | None:
+    """The answer for this goal: built from its values, or read on the page where the
+    learned run read its own (None when that place is not on this page)."""
+    source = flow.answer
+    if source is None:
+        return None
+    _check_values(flow, params)
+    if source.template is not None:
+        return fill_text(source.template, params)
+    return _read(source, obs, params)
+
+
+def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
+    step = parse_step({"click": _fill_data(source.target, params)}, "answer target")
+    assert step.target is not None
+    return step.target
+
+
+def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> str | None:
+    target = _target(source, params)
+    answers = answer_candidates(source, page.parse(obs.axtree), params)
+    return answers[target.nth][1] if len(answers) > target.nth else None
+
+
+def answer_candidates(source: AnswerSource, lines: list[page.Line],
+                      params: Mapping[str, str]) -> list[tuple[int, str]]:
+    """(line, answer) for every place on the page that fits the answer source, in the
+    order its ``nth`` counts (learning uses it to find that ``nth``)."""
+    target = _target(source, params)
+    found = [i for i, line in enumerate(lines) if _matches(target, line)]
+    label = page.norm(fill_text(source.label, params)) if source.label else ""
+    if label and source.label_kind == "beside":
+        found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
+    elif label:
+        found = _in_column(lines, found, label, params)
+    pattern = None
+    if source.around is not None:
+        before, after = fill_text(source.around, params).split("*")
+        pattern = re.compile(re.escape(" ".join(before.split())) + r"(.+?)" +
+                             re.escape(" ".join(after.split())))
+    answers = []
+    for i in found:
+        text = lines[i].text
+        if pattern is not None:
+            match = pattern.fullmatch(text)
+            if match is None:
+                continue
+            text = match.group(1).strip()
+        if text:
+            answers.append((i, text))
+    return answers
+
+
+def _matches(target: Target, line: page.Line) -> bool:
+    if line.role.lower() != target.role.lower():
+        return False
+    if target.name is not None:
+        return line.text == " ".join(target.name.split())
+    return target.contains is None or " ".join(target.contains.split()).lower() in \
+        line.text.lower()
+
+
+def _in_column(lines: list[page.Line], found: list[int], header: str,
+               params: Mapping[str, str]) -> list[int]:
+    """Cells under this column header; the row that holds one of the goal's values
+    first (the row the goal is about), then the others in page order."""
+    cells = []
+    for i in found:
+        spot = page.column_of(lines, i)
+        if spot and page.norm(page.header_of(lines, *spot)) == header:
+            row_text = page.subtree_text(lines, spot[0])
+            about = any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", row_text)
+                        for v in params.values() if v)
+            cells.append((not about, i))
+    return [i for _, i in sorted(cells)]

@@ -1,0 +1,321 @@
+"""Learning a workflow from a run folder, without a model.
+
+Only a run that proved itself may teach: the verifier's verdict ``verified``, the
+task's own evaluator (``validation.json`` of an evaluation or oracle run), a person's
+approval (``approval.json``, written by the copilot panel with ``approve``), or a proof
+the caller holds (the explorer's proved tasks). From that run it keeps the steps that
+took effect (element steps name their target by role and name, with the label,
+section heading and row it sat in), turns the goal's values that the steps used into
+parameters and the goal into a pattern over them, and records where the answer was
+read, so that a sibling task reads its own value there. The stop itself is not a step:
+the runner ends with ``stop(read_answer(...))``.
+
+A run folder is data someone may send: every file is read through the capped readers,
+and the workflow built from it goes through the same checks as an imported one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from colorbrowser.actions import ACTIONS, parse_action
+from colorbrowser.agent.trajectory import load_steps, write_json_atomic
+from colorbrowser.datafile import load_json
+from colorbrowser.errors import ActionParseError, UserError
+from colorbrowser.knowledge.patterns import host_matches_site, url_host
+from colorbrowser.knowledge.workflow import (
+    AnswerSource,
+    LearnedBy,
+    Provenance,
+    Surroundings,
+    Workflow,
+    WorkflowStep,
+)
+from colorbrowser.knowledge.workflow_store import check
+from colorbrowser.steps import Step
+from colorbrowser.workflows import page, values
+from colorbrowser.workflows.instantiate import answer_candidates
+
+APPROVAL_FILE = "approval.json"
+NO_EFFECT = {"scroll", "take_note", "calculate", "stop", "tab_focus"}
+_JSON_LIMIT = 4 * 1024 * 1024
+
+
+def approve(run_dir: str | Path, author: str | None = None) -> None:
+    """A person's word that this run did what they wanted (the copilot panel's "keep
+    as workflow"): it may teach a workflow."""
+    write_json_atomic(Path(run_dir) / APPROVAL_FILE, {"approved": True, "author": author})
+
+
+def _read(run_dir: Path, name: str) -> dict[str, Any]:
+    path = run_dir / name
+    if not path.is_file():
+        return {}
+    data = load_json(path, name, limit=_JSON_LIMIT)
+    return data if isinstance(data, dict) else {}
+
+
+def _evidence(run_dir: Path, result: dict, proof: str | None) -> str:
+    """Why this run may teach, or UserError."""
+    if proof:
+        return proof
+    if result.get("verdict") == "verified":
+        return "verified"
+    validation = _read(run_dir, "validation.json")
+    if validation.get("success") is True:
+        return "evaluator"
+    if _read(run_dir, APPROVAL_FILE).get("approved") is True:
+        return "person"
+    verdict = result.get("verdict") or "no verdict"
+    raise UserError(f"run {run_dir} is not proved ({verdict}): only a verified run, one its "
+                    "task's evaluator passed, or one a person approved may teach a workflow")
+
+
+def _learned_by(meta: dict, steps: list[Step], evidence: str) -> LearnedBy:
+    if evidence == "person":
+        return "person"
+    if meta.get("model") == "replay":
+        return "replay"
+    acting = [s.actor for s in steps if s.action]
+    if acting and acting.count("person") * 2 >= len(acting):
+        return "person"
+    return "agent"
+
+
+def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
+          author: str | None = None, goal: str | None = None,
+          proof: str | None = None) -> Workflow:
+    """A workflow from a finished, proved run folder (not stored: ``kb.add_workflow``).
+
+    ``goal`` overrides the recorded goal; ``proof`` is the caller's own reason to trust
+    an otherwise unproved run (e.g. "explorer": the explorer proved this task), and
+    ``learned_by`` says who did the run (inferred when None). Raises UserError."""
+    run_dir = Path(run_dir)
+    if not (run_dir / "steps.jsonl").is_file():
+        raise UserError(f"{run_dir} is not a run folder (no steps.jsonl)")
+    meta, result = _read(run_dir, "meta.json"), _read(run_dir, "result.json")
+    if not result:
+        raise UserError(f"run {run_dir} has not finished (no result.json)")
+    if result.get("status") != "done":
+        raise UserError(f"run {run_dir} did not finish its task (status "
+                        f"{result.get('status')!r})")
+    evidence = _evidence(run_dir, result, proof)
+    steps = load_steps(run_dir)
+    goal = goal if goal is not None else meta.get("goal")
+    if not isinstance(goal, str) or not goal.strip():
+        raise UserError(f"run {run_dir} records no goal (give one with --goal)")
+    goal = " ".join(goal.split())
+    start = str(meta.get("start_url") or (steps[0].url if steps else ""))
+    site = url_host(start)
+    if not site or urlsplit(start).scheme not in ("http", "https"):
+        raise UserError(f"run {run_dir} did not start on a web page ({start[:80]!r})")
+    answer = result.get("answer")
+    answer = answer if isinstance(answer, str) else ""
+    kept = [s for s in steps if _took_effect(s)]
+    for s in kept:
+        _on_site(s, site, run_dir)
+    used = _used_texts(kept, answer)
+    found = values.goal_values(goal, used)
+    taken: set[str] = set()
+    named = {values.name_for(goal, v, found, taken): v for v in found}
+    params = {n: v.text for n, v in named.items()}
+    builder = _Builder(steps, params, site)
+    flow_steps = [builder.step(s) for s in kept]
+    first = flow_steps[0].step if flow_steps else None
+    if not (isinstance(first, dict) and "goto" in first):
+        flow_steps.insert(0, WorkflowStep(step={"goto": values.substitute_url(start, params)},
+                                          expect_url=_expect(start, params)))
+    source = _answer_source(answer, steps, params, run_dir)
+    used_names = {n for n in params if f"{{{{{n}}}}}" in str([s.model_dump() for s in
+                                                              flow_steps] + [source])}
+    pattern = goal
+    for name, value in sorted(named.items(), key=lambda kv: -kv[1].start):
+        if name in used_names:
+            pattern = pattern[:value.start] + f"{{{{{name}}}}}" + pattern[value.end:]
+    task_id = meta.get("task_id") or _task_of(run_dir)
+    return check({
+        "site": site,
+        "goal_pattern": pattern,
+        "params": {n: v for n, v in params.items() if n in used_names},
+        "steps": [s.model_dump(exclude_defaults=True) for s in flow_steps],
+        "answer": source.model_dump(exclude_defaults=True) if source else None,
+        "provenance": Provenance(run=str(run_dir), task_id=task_id,
+                                 learned_by=learned_by or _learned_by(meta, steps, evidence),
+                                 author=author or _read(run_dir, APPROVAL_FILE).get("author")),
+    }, f"workflow learned from {run_dir}")
+
+
+def _task_of(run_dir: Path) -> str | None:
+    validation = _read(run_dir, "validation.json")
+    task = validation.get("task")
+    return task if isinstance(task, str) and len(task) <= 200 else None
+
+
+def _took_effect(step: Step) -> bool:
+    if not step.action or not step.executed or not step.result.ok:
+        return False
+    try:
+        action = parse_action(step.action)
+    except ActionParseError:
+        return False
+    return action.name not in NO_EFFECT
+
+
+def _on_site(step: Step, site: str, run_dir: Path) -> None:
+    action = parse_action(step.action or "")
+    for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
+        if not isinstance(url, str) or not host_matches_site(url_host(url), site):
+            raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
+                            f"({str(url)[:80]!r}): a workflow stays on one site")
+
+
+def _used_texts(steps: list[Step], answer: str) -> set[str]:
+    """Every text the run used whole: field values, options and the answer; and, when
+    they are not one lower-case word ("ticket" in /ticket/18 is no value), address
+    fields and target names."""
+    used = {answer} if answer else set()
+    named: set[str] = set()
+    for step in steps:
+        action = parse_action(step.action or "")
+        spec = ACTIONS[action.name]
+        args = action.args[1:] if spec.params and spec.params[0].kind == "bid" else action.args
+        for arg in args:
+            if isinstance(arg, str):
+                if action.name in ("goto", "new_tab"):
+                    named.update(values.url_parts(arg))
+                else:
+                    used.add(arg)
+            elif isinstance(arg, list):
+                used.update(a for a in arg if isinstance(a, str))
+        if step.target and step.target.name:
+            named.add(" ".join(step.target.name.split()))
+    return used | {t for t in named if not (t.isalpha() and t.islower())}
+
+
+def _expect(url: str, params: dict[str, str]) -> str:
+    parts = urlsplit(url)
+    return values.substitute_url(f"{parts.scheme}://{parts.netloc}{parts.path}", params) + "*"
+
+
+class _Builder:
+    """Turns recorded steps into workflow steps (targets, values, surroundings)."""
+
+    def __init__(self, steps: list[Step], params: dict[str, str], site: str) -> None:
+        self.steps, self.params, self.site = steps, params, site
+
+    def _after(self, step: Step) -> str | None:
+        later = [s for s in self.steps if s.step > step.step]
+        return later[0].url if later and later[0].url else None
+
+    def step(self, step: Step) -> WorkflowStep:
+        action = parse_action(step.action or "")
+        spec = ACTIONS[action.name]
+        after = self._after(step)
+        expect = _expect(after, self.params) if after and url_host(after) else None
+        if not (spec.params and spec.params[0].kind == "bid"):
+            if action.name in ("goto", "new_tab") and action.args:
+                value: Any = values.substitute_url(str(action.args[0]), self.params)
+            else:
+                value = [self._value(a) for a in action.args]
+                value = value[0] if len(value) == 1 else value or None
+            return WorkflowStep(step={action.name: value}, expect_url=expect)
+        lines = page.parse(step.observation)
+        bid = str(action.args[0])
+        index = page.index_of(lines, bid)
+        role, name = self._named(step, lines, index, bid)
+        target: dict[str, Any] = {"role": role, "name": self._value(name)}
+        same = [i for i, line in enumerate(lines)
+                if line.bid and line.role == role and line.text == " ".join(name.split())]
+        if index in same and same.index(index):
+            target["nth"] = same.index(index)
+        data: dict[str, Any] = {action.name: target}
+        for param, arg in zip(spec.params[1:], action.args[1:], strict=False):
+            if arg == param.default:  # click's button='left'
+                break
+            data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
+                                else self._value(arg))
+        return WorkflowStep(step=data, surroundings=self._around(lines, index),
+                            expect_url=expect)
+
+    def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
+               ) -> tuple[str, str]:
+        if step.target is not None and step.target.bid == bid and step.target.role:
+            return step.target.role, step.target.name
+        if index is not None:
+            return lines[index].role, lines[index].name
+        raise UserError(f"step {step.step} acts on element {bid}, which its recorded page "
+                        "does not show: it cannot be named by role and name")
+
+    def _value(self, value: Any) -> Any:
+        return values.substitute(value, self.params) if isinstance(value, str) else value
+
+    def _around(self, lines: list[page.Line], index: int | None) -> Surroundings | None:
+        if index is None:
+            return None
+        found = page.surroundings(lines, index)
+        row = ""
+        row_at = page.row_of(lines, index)
+        if row_at is not None:
+            for i in [row_at, *range(row_at + 1, len(lines))]:
+                if i > row_at and lines[i].depth <= lines[row_at].depth:
+                    break
+                text = self._value(lines[i].text)
+                if i != index and "{{" in text and len(text) <= 200:
+                    row = text
+                    break
+        out = Surroundings(label=self._value(found.label), heading=self._value(found.heading),
+                           row=row)
+        return out if (out.label or out.heading or out.row) else None
+
+
+def _answer_source(answer: str, steps: list[Step], params: dict[str, str], run_dir: Path
+                   ) -> AnswerSource | None:
+    if not answer.strip():
+        return None
+    template = values.substitute(answer, params, whole=True)
+    if "{{" in template:
+        return AnswerSource(template=template)
+    stops = [s for s in steps if s.action and s.result.done]
+    lines = page.parse(stops[-1].observation if stops else "")
+    want = page.norm(answer)
+    exact = [i for i, line in enumerate(lines) if page.norm(line.text) == want]
+    partial = [i for i, line in enumerate(lines)
+               if i not in exact and values.occurs(want, page.norm(line.text))]
+    for index in exact + partial:
+        source = _source_at(lines, index, answer, params)
+        if source is not None:
+            return source
+    raise UserError(f"run {run_dir}: its answer {answer[:60]!r} is not on its last page, so "
+                    "a sibling task could not read its own there")
+
+
+def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str, str]
+               ) -> AnswerSource | None:
+    line = lines[index]
+    if line.role == "text":  # a text run has no element to find again
+        return None
+    data: dict[str, Any] = {"target": {"role": line.role, "contains": ""}}
+    if page.norm(line.text) != page.norm(answer):
+        at = line.text.casefold().find(answer.casefold())
+        if at < 0:
+            return None
+        before, after = line.text[:at], line.text[at + len(answer):]
+        data["around"] = values.substitute(f"{before}*{after}", params)
+        data["target"]["contains"] = values.substitute(
+            max((before.strip(), after.strip()), key=len), params)
+    label = page.label_of(lines, index)
+    if label:
+        data["label"] = values.substitute(label, params)
+    elif (spot := page.column_of(lines, index)) and (header := page.header_of(lines, *spot)):
+        data |= {"label": values.substitute(header, params), "label_kind": "column"}
+    source = AnswerSource.model_validate(data)
+    found = answer_candidates(source, lines, params)
+    where = [i for i, _ in found]
+    if index not in where or page.norm(found[where.index(index)][1]) != page.norm(answer):
+        return None
+    if where.index(index):
+        target = dict(data["target"], nth=where.index(index))
+        source = AnswerSource.model_validate(data | {"target": target})
+    return source

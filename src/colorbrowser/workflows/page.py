@@ -1,0 +1,176 @@
+"""Reading the observation's tree text the way a person reads a page: which label a
+control sits beside, which section heading is above it, which table row holds it.
+
+Learning records these around a target (``Surroundings``) and the runner checks them
+again on the live page before acting, so both sides must compute them the same way:
+this module is that one way. Lines look like ``  [12] link 'Julian Moore'`` (the name
+is a Python string literal), ``  [5] listitem: text`` or ``  text: ...``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from colorbrowser.knowledge.workflow import Surroundings
+
+_LINE = re.compile(
+    r"^(?P<indent> *)\*?\[(?P<bid>[^\]\s]+)\] (?P<role>[^\s:']+)"
+    r"(?: (?P<name>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?(?P<rest>.*)$")
+_TEXT = re.compile(r"^(?P<indent> *)text: (?P<text>.*)$")
+_LEVEL = re.compile(r"\blevel=(\d+)")
+LABEL_ROLES = {"columnheader", "rowheader", "term", "label", "LabelText"}
+ROW_ROLES = {"row", "listitem"}
+LABEL_REACH = 2  # a label stands at most this many siblings before its control
+
+
+@dataclass(frozen=True)
+class Line:
+    depth: int
+    bid: str | None  # None for a text run
+    role: str  # "text" for a text run
+    name: str  # the accessible name, or the folded/run text
+    level: int | None = None  # of a heading
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.name.split())
+
+
+def parse(tree: str) -> list[Line]:
+    out = []
+    for raw in tree.splitlines():
+        if m := _LINE.match(raw):
+            name = ""
+            if m.group("name"):
+                try:
+                    name = str(ast.literal_eval(m.group("name")))
+                except (ValueError, SyntaxError):
+                    name = m.group("name")[1:-1]
+            rest = m.group("rest")
+            if ": " in rest and not name:
+                name = rest.split(": ", 1)[1]
+            level = _LEVEL.search(rest)
+            out.append(Line(len(m.group("indent")) // 2, m.group("bid"), m.group("role"), name,
+                            int(level.group(1)) if level else None))
+        elif m := _TEXT.match(raw):
+            out.append(Line(len(m.group("indent")) // 2, None, "text", m.group("text")))
+    return out
+
+
+def index_of(lines: list[Line], bid: str) -> int | None:
+    return next((i for i, line in enumerate(lines) if line.bid == bid), None)
+
+
+def parent_of(lines: list[Line], index: int) -> int | None:
+    depth = lines[index].depth
+    for i in range(index - 1, -1, -1):
+        if lines[i].depth < depth:
+            return i
+    return None
+
+
+def children_of(lines: list[Line], index: int) -> list[int]:
+    depth, out = lines[index].depth, []
+    for i in range(index + 1, len(lines)):
+        if lines[i].depth <= depth:
+            break
+        if lines[i].depth == depth + 1:
+            out.append(i)
+    return out
+
+
+def subtree_text(lines: list[Line], index: int) -> str:
+    depth, parts = lines[index].depth, [lines[index].text]
+    for i in range(index + 1, len(lines)):
+        if lines[i].depth <= depth:
+            break
+        parts.append(lines[i].text)
+    return " ".join(p for p in parts if p)
+
+
+def norm(text: str) -> str:
+    """Compared the way a person would: spaces, case and a trailing colon do not count."""
+    return " ".join(text.split()).rstrip(":").strip().casefold()
+
+
+def label_of(lines: list[Line], index: int) -> str:
+    """The label just before this element among its siblings: a header cell, a term, a
+    label, or a text that ends with a colon."""
+    depth, seen = lines[index].depth, 0
+    for i in range(index - 1, -1, -1):
+        line = lines[i]
+        if line.depth < depth:
+            break
+        if line.depth > depth:
+            continue
+        seen += 1
+        if line.role in LABEL_ROLES or (line.text.endswith(":") and line.role in
+                                       ("text", "generic", "paragraph", "strong", "cell")):
+            return line.text
+        if seen >= LABEL_REACH:
+            break
+    return ""
+
+
+def row_of(lines: list[Line], index: int) -> int | None:
+    """The table row or list item that holds this element."""
+    i = parent_of(lines, index)
+    while i is not None:
+        if lines[i].role in ROW_ROLES:
+            return i
+        if lines[i].role in ("table", "list", "grid"):
+            return None
+        i = parent_of(lines, i)
+    return None
+
+
+def stable_heading(line: Line) -> bool:
+    """A section heading that names a kind of section ("Add Comment"), not one item
+    ("#18 new defect"): item headings differ from one sibling task to the next."""
+    return line.role == "heading" and bool(line.text) and not re.search(r"\d", line.text) \
+        and (line.level is None or line.level >= 2)
+
+
+def headings_above(lines: list[Line], index: int) -> list[str]:
+    return [line.text for line in lines[:index] if stable_heading(line)]
+
+
+def surroundings(lines: list[Line], index: int) -> Surroundings:
+    """What learning records around a target (``row`` is set by the learner, which
+    knows the goal's values)."""
+    above = headings_above(lines, index)
+    return Surroundings(label=label_of(lines, index), heading=above[-1] if above else "")
+
+
+def column_of(lines: list[Line], index: int) -> tuple[int, int] | None:
+    """(row line, position among its cells) of an element inside a table row."""
+    row = row_of(lines, index)
+    if row is None or lines[row].role != "row":
+        return None
+    cells = children_of(lines, row)
+    cell = index
+    while cell not in cells:
+        parent = parent_of(lines, cell)
+        if parent is None:
+            return None
+        cell = parent
+    return row, cells.index(cell)
+
+
+def header_of(lines: list[Line], row: int, position: int) -> str:
+    """The header of a column: the same cell of the first row of the table."""
+    table = parent_of(lines, row)
+    while table is not None and lines[table].role not in ("table", "grid"):
+        table = parent_of(lines, table)
+    if table is None:
+        return ""
+    rows = [i for i in children_of(lines, table) if lines[i].role == "row"]
+    if not rows and (group := [i for i in children_of(lines, table)
+                               if lines[i].role == "rowgroup"]):
+        rows = [r for g in group for r in children_of(lines, g) if lines[r].role == "row"]
+    if not rows or rows[0] == row:
+        return ""
+    cells = children_of(lines, rows[0])
+    return subtree_text(lines, cells[position]) if position < len(cells) else ""
