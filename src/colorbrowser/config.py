@@ -195,6 +195,11 @@ class AgentSettings(_Strict):
     # model's word, as before the verifier.
     verify: Literal["on", "off"] = "on"
     verify_retries: int = Field(2, ge=0, le=10)
+    # Learned workflows (workflows/): "on" runs one whose goal pattern fits the goal (the
+    # Operator heals a step that misses) and shows a similar one to the Operator as
+    # guidance; "only" never falls back to a whole Operator episode; "off" ignores them.
+    workflows: Literal["on", "off", "only"] = "on"
+    learn_workflows: bool = False  # learn a workflow from every run the verifier verified
 
 
 # Text that means the page shows an error. Plain entries match as whole words, any

@@ -40,6 +40,7 @@ class DecisionView:
     hints: list[str] = field(default_factory=list)
     last_result: str = ""
     browser_notice: str = ""  # what a watchdog did since the last step (reload, restart...)
+    guidance: str = ""  # a learned workflow for a goal like this one (workflows/match.py)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Decision:
     usage: Usage = field(default_factory=Usage)
     format_errors: list[str] = field(default_factory=list)
     prompt: list[Message] = field(default_factory=list)
+    workflow: WorkflowNote | None = None  # set when a learned workflow chose this step
 
     @property
     def error(self) -> str | None:
@@ -116,6 +118,17 @@ class ShortcutUse(_Note):
     id: str
     values: dict[str, str] = Field(default_factory=dict)
     url: str = ""
+
+
+class WorkflowNote(_Note):
+    """A step that came from a learned workflow: which one, which of its steps, and
+    whether the Operator did it instead (``healed``: the recorded step missed)."""
+
+    id: str
+    version: int = 1
+    step: int = 0  # 1-based index of the workflow step; 0 for the answer read at the end
+    healed: bool = False
+    reason: str | None = None  # why the step went to the Operator
 
 
 class GateNote(_Note):
@@ -252,7 +265,7 @@ class TabNote(_Note):
 # them to the line only when they had something to say).
 _WHEN_SET = ("target", "gate", "tips_why", "critic", "help", "shortcut",
              "summarizer_error", "summary_guidance", "knowledge_error", "knowledge_note",
-             "evidence", "verification")
+             "evidence", "verification", "workflow")
 
 
 class Step(_Note):
@@ -298,6 +311,7 @@ class Step(_Note):
     som: str | None = None
     evidence: Evidence | None = None  # what the browser saw the action cause
     verification: Verification | None = None  # the verifier's word, on a stop step
+    workflow: WorkflowNote | None = None  # the step came from a learned workflow
 
     def to_json(self) -> dict[str, Any]:
         """The line as written: what hooks add is left out when they added nothing."""
@@ -308,7 +322,7 @@ class Step(_Note):
         for key in _WHEN_SET:
             if not data.get(key):
                 data.pop(key, None)
-        for key in ("critic", "help", "gate"):  # notes keep only what was said
+        for key in ("critic", "help", "gate", "workflow"):  # notes keep only what was said
             if isinstance(data.get(key), dict):
                 data[key] = {k: v for k, v in data[key].items() if v is not None}
             elif isinstance(data.get(key), list):

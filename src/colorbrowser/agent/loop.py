@@ -71,6 +71,7 @@ class Episode:
         self.pending_hints: list[str] = []
         self.browser_snapshot: dict[str, Any] | None = None  # set when resuming
         self.failure: Exception | None = None  # the model or browser error that ended it
+        self.workflow: Any = None  # what the workflows setting chose (run/factory.py)
         watch = getattr(env, "watch_secrets", None)
         if trajectory is not None and watch is not None:
             redactor = trajectory.redactor

@@ -84,4 +84,5 @@ def build(*, number: int, actor: Actor, executed: bool, obs: Observation, ctx: S
         evidence=result.evidence if result.evidence is not None and not result.evidence.empty
         else None,
         verification=ctx.verification,
+        workflow=decision.workflow,
     )

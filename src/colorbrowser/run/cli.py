@@ -26,6 +26,8 @@ from colorbrowser.run.flags import (
     terminal_asker,
     verify_options,
     verify_overrides,
+    workflow_options,
+    workflow_overrides,
 )
 from colorbrowser.safe_text import escape
 
@@ -63,10 +65,11 @@ from colorbrowser.safe_text import escape
 @knowledge_options
 @help_options
 @verify_options
+@workflow_options
 def run_command(goal, start_url, config_path, base_url, model_name, api_key_env, allow_hosts,
                 allow_file_url, memory, summarizer_model, summary_budget, max_steps, max_cost,
                 out_dir, headed, as_json, output_schema, profile_name, confirm_risky, verify,
-                verify_retries, judge_model,
+                verify_retries, judge_model, workflows, learn_workflows,
                 **loop_flags):
     """Let the agent work on GOAL starting at --url."""
     if not goal.strip():
@@ -90,7 +93,8 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
          ("browser", "headless"): False if headed else None,
          ("browser", "allow_hosts"): allow_hosts, ("browser", "trusted_pages"): trusted or None,
          **loop_overrides(**loop_flags),
-         **verify_overrides(verify, verify_retries, judge_model)},
+         **verify_overrides(verify, verify_retries, judge_model),
+         **workflow_overrides(workflows, learn_workflows)},
     )
     require_start_allowed(start_url, settings)
     console = Console(stderr=True)
@@ -106,7 +110,16 @@ def run_command(goal, start_url, config_path, base_url, model_name, api_key_env,
         if confirm_risky:
             episode.hooks.append(risk_confirmation(settings, episode, console))
         result = episode.run()
+    report_workflow(console, episode, result, settings)
     return _finish(console, episode, result, as_json)
+
+
+def report_workflow(console: Console, episode, result, settings) -> None:
+    """Which workflow ran and what it cost; a workflow learned from a verified run."""
+    from colorbrowser.workflows.episode import after_run
+
+    for line in after_run(episode.workflow, result, settings):
+        console.print(f"[cyan]workflow[/] {escape(line)}")
 
 
 def risk_confirmation(settings, episode, console: Console):

@@ -192,6 +192,12 @@ def build_episode(
         kb = None
     elif kb is None:  # first, so a missing frozen store fails before anything starts
         kb = open_knowledge(settings, stack)
+    workflow = None
+    if decider is None:  # a replay script, a person or the explorer decide themselves
+        from colorbrowser.workflows.episode import plan_for
+
+        workflow = plan_for(goal, start_url, kb, settings.agent.workflows,
+                            aliases=site_aliases)
     env = env or open_browser(settings, stack)
     if profile is not None:
         from colorbrowser.run.profiles import ProfileCheck, use_profile
@@ -226,16 +232,22 @@ def build_episode(
         output=output,
         secrets=vault.prompt_lines(),
     )
-    return episode_type(
+    memory = build_memory(settings, model, stack)
+    workflow_hooks: list[Hook] = []
+    if workflow is not None:
+        decider, workflow_hooks, memory = workflow.attach(decider, memory)
+    episode = episode_type(
         vault.hide(goal),  # a value written into the goal reaches the model as its name
         env,
         decider,
         settings=settings.agent,
         start_url=start_url,
         trajectory=trajectory,
-        memory=build_memory(settings, model, stack),
+        memory=memory,
         hooks=[*knowledge, *help_hooks(settings, model, kb, asker, site_aliases), *hooks,
-               *verify_hooks(settings, stack, state_changed)],
+               *workflow_hooks, *verify_hooks(settings, stack, state_changed)],
         tools=by_name,
         vault=vault,
     )
+    episode.workflow = workflow  # what the workflows setting chose (None: not asked)
+    return episode

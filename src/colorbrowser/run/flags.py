@@ -118,6 +118,24 @@ def verify_options(f):
     return f
 
 
+def workflow_options(f):
+    """--workflows and --learn-workflows."""
+    f = click.option("--learn-workflows/--no-learn-workflows", default=None,
+                     help="After a run the verifier verified, learn a workflow from it into "
+                          "the knowledge base (default off).")(f)
+    f = click.option("--workflows", type=click.Choice(["on", "off", "only"]), default=None,
+                     help="on: run a learned workflow whose goal pattern fits, the Operator "
+                          "healing a step that misses, and show a similar one as guidance "
+                          "(default); only: fail rather than fall back to the Operator for "
+                          "the whole task; off: ignore workflows.")(f)
+    return f
+
+
+def workflow_overrides(workflows: str | None = None, learn_workflows: bool | None = None
+                       ) -> dict[tuple[str, ...], Any]:
+    return {("agent", "workflows"): workflows, ("agent", "learn_workflows"): learn_workflows}
+
+
 def verify_overrides(verify: str | None = None, verify_retries: int | None = None,
                      judge_model: str | None = None) -> dict[tuple[str, ...], Any]:
     """Settings overrides for the verifier flags (None leaves the configured value)."""

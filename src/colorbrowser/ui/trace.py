@@ -22,7 +22,7 @@ from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import writing_where_told
 from colorbrowser.evaluation.records import EpisodeRecord
 from colorbrowser.evidence import Verification
-from colorbrowser.steps import Step, StepUsage
+from colorbrowser.steps import Step, StepUsage, WorkflowNote
 from colorbrowser.ui.images import data_uri, inside
 
 TRACE = "trace.html"
@@ -150,6 +150,8 @@ def step_view(run_dir: Path, step: Step) -> StepView:
             if gate.edited_from:
                 what += f" (decided: {gate.edited_from})"
             notices.append(("gate", what))
+    if step.workflow is not None:
+        notices.append(("workflow", workflow_line(step.workflow)))
     for label, value in (("page error", step.last_error), ("dialog", step.dialog),
                          ("summarizer error", step.summarizer_error),
                          ("critic", _note(step.critic)), ("shortcut", _note(step.shortcut))):
@@ -178,6 +180,15 @@ def step_view(run_dir: Path, step: Step) -> StepView:
         som=Shot.load(run_dir, step.som),
         screenshot=Shot.load(run_dir, step.screenshot),
     )
+
+
+def workflow_line(note: WorkflowNote) -> str:
+    """Which workflow step this was, and whether the Operator healed it."""
+    where = f"step {note.step}" if note.step else "answer"
+    text = f"{note.id} v{note.version}, {where}"
+    if note.healed:
+        text += ", healed by the Operator" + (f" ({note.reason})" if note.reason else "")
+    return text
 
 
 def load_trace(run_dir: Path, record: EpisodeRecord | None = None) -> TraceView:
