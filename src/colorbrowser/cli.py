@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "login": "colorbrowser.run.cli:login_command",
     "eval": "colorbrowser.evaluation.cli:eval_command",
     "tips": "colorbrowser.knowledge.cli:tips",
+    "workflows": "colorbrowser.workflows.cli:workflows",
     "doctor": "colorbrowser.doctor:doctor_command",
     "demo": "colorbrowser.demo.cli:demo_command",
     "observe": "colorbrowser.browser.cli:observe_command",

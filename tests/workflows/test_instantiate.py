@@ -9,6 +9,7 @@ import pytest
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.workflow import Workflow
 from colorbrowser.workflows.instantiate import (
+    check_effect,
     check_surroundings,
     goal_for,
     instantiate,
@@ -124,3 +125,18 @@ def test_an_answer_that_is_a_goal_value_comes_from_its_template():
     flow = owner_flow(goal_pattern="Say {{word}} about #{{ticket}}", params={},
                       answer={"template": "{{word}}"})
     assert read_answer(flow, ticket_page(1, "x"), {"word": "yes", "ticket": "1"}) == "yes"
+
+
+def test_the_expected_address_after_a_step_is_checked_with_the_goals_values():
+    flow = owner_flow(steps=[{"step": {"goto": f"http://{SITE}/ticket/{{{{ticket}}}}"},
+                              "expect_url": f"http://{SITE}/ticket/{{{{ticket}}}}*"}])
+    ws = flow.steps[0]
+    assert check_effect(ws, ticket_page(42, "x"), {"ticket": "42"}) is None
+    moved = ticket_page(42, "x")
+    moved.url += "#comment:3"
+    assert check_effect(ws, moved, {"ticket": "42"}) is None
+    assert check_effect(ws, ticket_page(43, "x"), {"ticket": "42"}) == \
+        f"the page is http://{SITE}/ticket/43, not http://{SITE}/ticket/42*"
+    titled = owner_flow(steps=[{"step": {"stop": ""}, "expect_title": "#{{ticket}} (*"}])
+    assert check_effect(titled.steps[0], ticket_page(42, "x"), {"ticket": "42"}) is None
+    assert "title" in check_effect(titled.steps[0], ticket_page(42, "x"), {"ticket": "4"})

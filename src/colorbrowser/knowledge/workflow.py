@@ -115,8 +115,10 @@ class AnswerSource(_Model):
 
     target: dict[str, Any] | None = None
     label: str = Field("", max_length=MAX_TEXT)
-    # The holder's text with ``*`` where the answer sat ("Custom Query (* matches)"),
-    # when the answer was only part of it.
+    # When the answer was only part of the holder's text: the text just before it and
+    # what directly follows it, ``*`` standing for the answer ("Custom Query (* " in
+    # "Custom Query (6 matches)"; "Total: *" when nothing follows, so the answer runs
+    # to the end of the text).
     around: str | None = Field(None, max_length=MAX_TEXT)
     # "column": ``label`` is the header of the answer's table column (the row is the one
     # that holds a goal value, else the first); "beside": the label stands before it.

@@ -143,6 +143,27 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
     return None
 
 
+def check_effect(ws: WorkflowStep, obs: Observation, params: Mapping[str, str]) -> str | None:
+    """None when the page shows what this step led to when the workflow was learned
+    (its address, ``*`` standing for any run of characters, and its title); else why
+    not. Values are compared as they are written in an address (percent-encoded) and as
+    they are."""
+    if ws.expect_url:
+        plain = fill_text(ws.expect_url, params)
+        encoded = fill_text(ws.expect_url, params, address=True)
+        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded}):
+            return f"the page is {obs.url[:200]}, not {encoded[:200]}"
+    if ws.expect_title:
+        title = fill_text(ws.expect_title, params)
+        if not _glob(title).fullmatch(obs.title):
+            return f"the page's title is {obs.title[:200]!r}, not {title[:200]!r}"
+    return None
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
+
+
 def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> str | None:
     """The answer for this goal: built from its values, or read on the page where the
     learned run read its own (None when that place is not on this page)."""
@@ -178,22 +199,28 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)
-    pattern = None
-    if source.around is not None:
-        before, after = fill_text(source.around, params).split("*")
-        pattern = re.compile(re.escape(" ".join(before.split())) + r"(.+?)" +
-                             re.escape(" ".join(after.split())))
+    pattern = around_pattern(fill_text(source.around, params)) if source.around else None
     answers = []
     for i in found:
         text = lines[i].text
         if pattern is not None:
-            match = pattern.fullmatch(text)
+            match = pattern.search(text)
             if match is None:
                 continue
             text = match.group(1).strip()
         if text:
             answers.append((i, text))
     return answers
+
+
+def around_pattern(around: str) -> re.Pattern[str]:
+    """``before*after`` as a pattern whose group is the answer: from the text just
+    before it (or the start) to what follows it (or the end)."""
+    before, after = (" ".join(part.split()) if part.strip() else part
+                     for part in around.split("*", 1))
+    head = re.escape(before) if before else "^"
+    tail = re.escape(after) if after else "$"
+    return re.compile(head + r"(.+?)" + tail)
 
 
 def _matches(target: Target, line: page.Line) -> bool:

@@ -16,12 +16,13 @@ and the workflow built from it goes through the same checks as an imported one.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from colorbrowser.actions import ACTIONS, parse_action
-from colorbrowser.agent.trajectory import load_steps, write_json_atomic
+from colorbrowser.agent.trajectory import MASK, load_steps, write_json_atomic
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
@@ -36,10 +37,10 @@ from colorbrowser.knowledge.workflow import (
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
 from colorbrowser.workflows import page, values
-from colorbrowser.workflows.instantiate import answer_candidates
+from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
-NO_EFFECT = {"scroll", "take_note", "calculate", "stop", "tab_focus"}
+NO_EFFECT = {"scroll", "take_note", "calculate", "stop"}
 _JSON_LIMIT = 4 * 1024 * 1024
 
 
@@ -113,10 +114,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         raise UserError(f"run {run_dir} did not start on a web page ({start[:80]!r})")
     answer = result.get("answer")
     answer = answer if isinstance(answer, str) else ""
-    kept = [s for s in steps if _took_effect(s)]
+    kept = [s for s in steps if took_effect(s)]
     for s in kept:
         _on_site(s, site, run_dir)
-    used = _used_texts(kept, answer)
+    used = _used_texts(kept, answer, start)
     found = values.goal_values(goal, used)
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
@@ -147,13 +148,19 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     }, f"workflow learned from {run_dir}")
 
 
+def recorded_answer(run_dir: str | Path) -> str:
+    """The answer the run gave (empty when it gave none)."""
+    answer = _read(Path(run_dir), "result.json").get("answer")
+    return answer if isinstance(answer, str) else ""
+
+
 def _task_of(run_dir: Path) -> str | None:
     validation = _read(run_dir, "validation.json")
     task = validation.get("task")
     return task if isinstance(task, str) and len(task) <= 200 else None
 
 
-def _took_effect(step: Step) -> bool:
+def took_effect(step: Step) -> bool:
     if not step.action or not step.executed or not step.result.ok:
         return False
     try:
@@ -165,18 +172,22 @@ def _took_effect(step: Step) -> bool:
 
 def _on_site(step: Step, site: str, run_dir: Path) -> None:
     action = parse_action(step.action or "")
+    if any(isinstance(a, str) and MASK in a for a in action.args):
+        raise UserError(f"run {run_dir} step {step.step} typed a value the run masked (a "
+                        "password or key): a workflow cannot hold it; let the run type it "
+                        "as {{secret:NAME}}")
     for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
         if not isinstance(url, str) or not host_matches_site(url_host(url), site):
             raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
                             f"({str(url)[:80]!r}): a workflow stays on one site")
 
 
-def _used_texts(steps: list[Step], answer: str) -> set[str]:
+def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
     """Every text the run used whole: field values, options and the answer; and, when
     they are not one lower-case word ("ticket" in /ticket/18 is no value), address
     fields and target names."""
     used = {answer} if answer else set()
-    named: set[str] = set()
+    named: set[str] = set(values.url_parts(start))
     for step in steps:
         action = parse_action(step.action or "")
         spec = ACTIONS[action.name]
@@ -225,9 +236,14 @@ class _Builder:
         bid = str(action.args[0])
         index = page.index_of(lines, bid)
         role, name = self._named(step, lines, index, bid)
-        target: dict[str, Any] = {"role": role, "name": self._value(name)}
-        same = [i for i, line in enumerate(lines)
-                if line.bid and line.role == role and line.text == " ".join(name.split())]
+        target = _target(role, self._value(name))
+        if "contains" in target:
+            part = " ".join(fill_text(target["contains"], self.params).split()).lower()
+            same = [i for i, line in enumerate(lines)
+                    if line.bid and line.role == role and part in line.text.lower()]
+        else:
+            same = [i for i, line in enumerate(lines)
+                    if line.bid and line.role == role and line.text == " ".join(name.split())]
         if index in same and same.index(index):
             target["nth"] = same.index(index)
         data: dict[str, Any] = {action.name: target}
@@ -270,6 +286,18 @@ class _Builder:
         return out if (out.label or out.heading or out.row) else None
 
 
+def _target(role: str, name: str) -> dict[str, Any]:
+    """A target by its whole name; by the words that hold a goal value when the rest
+    of a long name would differ from one sibling to the next ("[1329514]: Support
+    resumable imports (refs #{{ticket}})" -> contains "#{{ticket}})")."""
+    literal = values.PARAM_MARK.sub("", name)
+    if "{{" not in name or len(literal.strip()) <= 12:
+        return {"role": role, "name": name}
+    words = name.split()
+    marked = [i for i, word in enumerate(words) if values.PARAM_MARK.search(word)]
+    return {"role": role, "contains": " ".join(words[marked[0]:marked[-1] + 1])}
+
+
 def _answer_source(answer: str, steps: list[Step], params: dict[str, str], run_dir: Path
                    ) -> AnswerSource | None:
     if not answer.strip():
@@ -280,36 +308,49 @@ def _answer_source(answer: str, steps: list[Step], params: dict[str, str], run_d
     stops = [s for s in steps if s.action and s.result.done]
     lines = page.parse(stops[-1].observation if stops else "")
     want = page.norm(answer)
-    exact = [i for i, line in enumerate(lines) if page.norm(line.text) == want]
-    partial = [i for i, line in enumerate(lines)
-               if i not in exact and values.occurs(want, page.norm(line.text))]
-    for index in exact + partial:
-        source = _source_at(lines, index, answer, params)
-        if source is not None:
-            return source
-    raise UserError(f"run {run_dir}: its answer {answer[:60]!r} is not on its last page, so "
-                    "a sibling task could not read its own there")
+    scored = []
+    for index, line in enumerate(lines):
+        if values.occurs(want, page.norm(line.text)):
+            found = _source_at(lines, index, answer, params)
+            if found is not None:
+                scored.append((found[0], -index, found[1]))
+    if not scored:
+        raise UserError(f"run {run_dir}: its answer {answer[:60]!r} is not on its last page, "
+                        "so a sibling task could not read its own there")
+    return max(scored, key=lambda item: item[:2])[2]
 
 
 def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str, str]
-               ) -> AnswerSource | None:
+               ) -> tuple[int, AnswerSource] | None:
+    """The answer source at this line and how well it should carry over to a sibling's
+    page: a label beats none, the whole text beats a part, a "Label: value" text beats
+    other surrounding text, and counting elements (``nth``) is the last resort."""
     line = lines[index]
     if line.role == "text":  # a text run has no element to find again
         return None
     data: dict[str, Any] = {"target": {"role": line.role, "contains": ""}}
-    if page.norm(line.text) != page.norm(answer):
-        at = line.text.casefold().find(answer.casefold())
+    score = 0
+    if page.norm(line.text) == page.norm(answer):
+        score += 2
+    else:
+        at = values.find(answer, line.text)
         if at < 0:
             return None
         before, after = line.text[:at], line.text[at + len(answer):]
-        data["around"] = values.substitute(f"{before}*{after}", params)
-        data["target"]["contains"] = values.substitute(
-            max((before.strip(), after.strip()), key=len), params)
+        after = after[:len(after) - len(after.lstrip(" ([{:;,.-/]})#→"))] or after[:0]
+        before = values.substitute(before, params)
+        data["around"] = f"{before}*{values.substitute(after, params)}"
+        literal = re.sub(r"\{\{[a-z_]+\}\}", "", before)
+        if before.strip() and not re.search(r"\d", literal):
+            data["target"]["contains"] = before.strip()
+        score += 2 if before.rstrip().endswith(":") else 0
+        score -= bool(re.search(r"\d", literal)) + (len(literal) > 30)
     label = page.label_of(lines, index)
     if label:
         data["label"] = values.substitute(label, params)
     elif (spot := page.column_of(lines, index)) and (header := page.header_of(lines, *spot)):
         data |= {"label": values.substitute(header, params), "label_kind": "column"}
+    score += 3 if data.get("label") else 0
     source = AnswerSource.model_validate(data)
     found = answer_candidates(source, lines, params)
     where = [i for i, _ in found]
@@ -318,4 +359,5 @@ def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str
     if where.index(index):
         target = dict(data["target"], nth=where.index(index))
         source = AnswerSource.model_validate(data | {"target": target})
-    return source
+        score -= 3
+    return score, source

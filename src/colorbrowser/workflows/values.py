@@ -20,9 +20,10 @@ STOPWORDS = frozenset((
     "a", "an", "the", "to", "of", "in", "on", "at", "for", "with", "by", "from", "and", "or",
     "is", "are", "was", "be", "this", "that", "it", "its", "as", "into", "what", "which",
     "who", "how", "many", "much", "does", "do", "me", "my", "please", "show", "open", "find",
-    "give", "set"))
+    "give", "set", "new"))
 RENAME = {"titled": "title", "named": "name", "called": "name", "says": "text",
           "saying": "text", "reads": "text"}
+PARAM_MARK = re.compile(r"\{\{[a-z][a-z0-9_]*\}\}")
 SHORT = 3  # values shorter than this count only as a field of their own
 MAX_WORDS = 60
 
@@ -99,6 +100,12 @@ def _boundary(text: str) -> str:
     tail = r"(?!\.\d)" if text[-1].isdigit() else ""
     head = r"(?<!\d\.)" if text[0].isdigit() else ""
     return rf"(?<![A-Za-z0-9_{{]){head}{re.escape(text)}(?![A-Za-z0-9_}}]){tail}"
+
+
+def find(value: str, text: str) -> int:
+    """Where ``value`` stands in ``text`` as a word or number of its own (any case), or -1."""
+    match = re.search(_boundary(value), text, re.I) if value else None
+    return match.start() if match else -1
 
 
 def occurs(value: str, text: str) -> bool:

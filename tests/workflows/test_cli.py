@@ -1,0 +1,81 @@
+"""``colorbrowser workflows ...`` end to end through the real entry point: user mistakes
+are one line and exit 2, and nothing saved is lost."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from colorbrowser.cli import main
+from colorbrowser.knowledge import KnowledgeBase
+
+from .runs import write_run
+
+
+@pytest.fixture
+def cli(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "kb.db"
+    monkeypatch.delenv("COLORBROWSER_KB", raising=False)
+
+    def run(*args: str, frozen: bool = False) -> tuple[int, str, str]:
+        try:
+            main(["workflows", "--db", str(db), *(["--frozen"] if frozen else []), *args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    run.db = db
+    return run
+
+
+def stored(db) -> list:
+    with KnowledgeBase.open(db, embeddings=False) as kb:
+        return kb.list_workflows(include_inactive=True)
+
+
+def test_learn_list_show_export_import_and_remove(cli, tmp_path):
+    code, out, _ = cli("learn", str(write_run(tmp_path / "run")))
+    assert code == 0 and "learned by agent" in out and "runs 0, successes 0" in out
+    flow_id = out.split()[0]
+    with KnowledgeBase.open(cli.db, embeddings=False) as kb:
+        kb.record_workflow_run(flow_id, success=True, healed=1)
+    code, out, _ = cli("show", flow_id)
+    assert code == 0 and "runs 1, successes 1, healed steps 1" in out
+    assert yaml.safe_load(out)["workflows"][0]["goal_pattern"] == \
+        "Who is the owner of ticket #{{ticket}}?"
+    code, out, _ = cli("list", "--json")
+    assert [f["provenance"]["learned_by"] for f in json.loads(out)] == ["agent"]
+    file = tmp_path / "flows.yaml"
+    assert cli("export", str(file))[0] == 0
+    assert cli("rm", flow_id)[:2] == (0, "removed 1 workflow(s)\n")
+    assert stored(cli.db) == []
+    code, out, _ = cli("import", str(file))
+    assert (code, out.split(",")[0]) == (0, "imported 1 new")
+    assert [f.id for f in stored(cli.db)] == [flow_id]
+
+
+def test_mistakes_are_one_line_and_change_nothing(cli, tmp_path):
+    assert cli("learn", str(write_run(tmp_path / "ok")))[0] == 0
+    kept = stored(cli.db)
+    for args, message in [
+        (("learn", str(write_run(tmp_path / "bad", verdict="unverified"))), "is not proved"),
+        (("learn", str(tmp_path / "missing")), "is not a run folder"),
+        (("show", "wf-nope"), "no workflow with id 'wf-nope'"),
+        (("rm", kept[0].id, "wf-nope"), "no workflow with id 'wf-nope'"),
+    ]:
+        code, _, err = cli(*args)
+        assert code == 2 and err.startswith("error: ") and message in err
+        assert err.count("\n") == 1
+    hostile = tmp_path / "hostile.yaml"
+    entry = kept[0].model_dump(mode="json") | {"id": "wf-evil"}
+    entry["steps"] = [{"step": {"goto": "file:///etc/passwd"}}]
+    hostile.write_text(yaml.safe_dump({"workflows": [entry]}))
+    code, _, err = cli("import", str(hostile))
+    assert code == 2 and "opens only http" in err and err.count("\n") == 1
+    code, _, err = cli("learn", str(write_run(tmp_path / "again")), frozen=True)
+    assert code == 2 and "frozen" in err
+    assert stored(cli.db) == kept
