@@ -4,51 +4,21 @@ workflow goes on; a swapped row is refused, never clicked; the gate still applie
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.trajectory import load_steps
+from colorbrowser.gate import Reject
 from colorbrowser.knowledge.workflow import AnswerSource, Surroundings, Workflow, WorkflowStep
 from colorbrowser.llm.scripted import ScriptedModel
+from colorbrowser.protocols import Hook
 from colorbrowser.testing import act
 from colorbrowser.workflows.runner import WorkflowRunner
 
 from .conftest import change_pages, no_model, run, settings
+from .flows import bid, milestone_flow, owner_flow
 
 pytestmark = pytest.mark.slow
-
-SEARCH = {"role": "textbox", "name": "Search:"}
-
-
-def owner_flow() -> Workflow:
-    """Learned from "Who is the owner of ticket #18?": quick-jump to the ticket, read
-    the name under "Owned by:"."""
-    return Workflow(
-        site="127.0.0.1", goal_pattern="Who is the owner of ticket #{{ticket}}?",
-        params={"ticket": "18"},
-        steps=[WorkflowStep(step={"fill": SEARCH, "value": "#{{ticket}}"}),
-               WorkflowStep(step={"press": SEARCH, "key": "Enter"},
-                            expect_url="__TRAC__/ticket/{{ticket}}")],
-        answer=AnswerSource(target={"role": "link", "contains": ""}, label="Owned by:"))
-
-
-def milestone_flow() -> Workflow:
-    return Workflow(
-        site="127.0.0.1", goal_pattern="Show me the page of milestone {{m}}.",
-        params={"m": "1.3"},
-        steps=[WorkflowStep(step={"click": {"role": "link", "name": "Roadmap"}},
-                            expect_url="__TRAC__/roadmap"),
-               WorkflowStep(step={"click": {"role": "link", "name": "Milestone: {{m}}"}},
-                            expect_url="__TRAC__/milestone/{{m}}"),
-               WorkflowStep(step="stop()")])
-
-
-def bid(prompt: str, role: str, name: str) -> str:
-    found = re.search(rf"\[(\w+)\] {role} '{re.escape(name)}'", prompt)
-    assert found, f"{role} {name!r} is not on the page the Operator was shown"
-    return found.group(1)
 
 
 def runner_for(flow, params, model, **kw) -> WorkflowRunner:
@@ -67,7 +37,7 @@ def test_a_sibling_task_runs_through_the_workflow_without_a_model(trac_url, env,
     assert [s.action.split("(")[0] for s in steps if s.action] == ["fill", "press", "stop"]
     assert all(s.workflow is not None and not s.workflow.healed for s in steps)
     assert [s.workflow.step for s in steps] == [1, 2, 0]
-    assert steps[0].workflow.id == owner_flow().id or steps[0].workflow.version == 1
+    assert {(s.workflow.id, s.workflow.version) for s in steps} == {(runner.flow.id, 1)}
     assert runner.report.workflow_actions == 2 and runner.report.healed_steps == 0
 
 
@@ -170,3 +140,54 @@ def test_only_mode_ends_the_episode_when_a_step_cannot_be_healed(trac_url, env, 
     assert result.status == "aborted" and "--workflows only" in (result.error or "")
     assert len(model.calls) == WorkflowRunner.HEAL_TRIES
     assert "/milestone/" not in env.page.url
+
+
+class RefuseFirstPress(Hook):
+    """A reviewer at the gate (like the risky-action confirmation) that says no once."""
+
+    def __init__(self):
+        self.refused = 0
+
+    def review(self, episode, ctx, decision):
+        if decision.action and decision.action.name == "press" and not self.refused:
+            self.refused += 1
+            return Reject("not now", by="test reviewer")
+        return None
+
+
+def test_a_workflow_step_the_gate_refuses_is_not_run_and_goes_to_the_operator(
+        trac_url, env, tmp_path):
+    def scripted_operator_reply(messages):
+        prompt = messages[-1].content
+        assert "not now" in prompt
+        return act("Press it myself.", f"press('{bid(prompt, 'textbox', 'Search:')}', 'Enter')")
+
+    model = ScriptedModel([scripted_operator_reply])
+    runner = runner_for(owner_flow(), {"ticket": "42"}, model)
+    gate = RefuseFirstPress()
+    _, result = run("Who is the owner of ticket #42?", f"{trac_url}/", settings(tmp_path),
+                    model, env, tmp_path / "run", decider=runner, hooks=[gate, runner])
+    steps = load_steps(tmp_path / "run")
+    refused = [s for s in steps if not s.executed]
+    assert gate.refused == 1 and len(refused) == 1 and refused[0].workflow.step == 2
+    assert len(model.calls) == 1 and result.answer == "James Chen"
+
+
+def test_an_answer_the_verifier_refuses_goes_to_the_operator(trac_url, env, tmp_path):
+    flow = owner_flow()
+    flow.answer = AnswerSource(template="Zed Zebra")  # a stale answer the page does not show
+
+    def scripted_operator_reply(messages):
+        prompt = messages[-1].content
+        assert "Zed Zebra" in prompt and "Owned by:" in prompt
+        return act("The page names another owner.", "stop('James Chen')")
+
+    model = ScriptedModel([scripted_operator_reply])
+    runner = runner_for(flow, {"ticket": "42"}, model)
+    _, result = run("Who is the owner of ticket #42?", f"{trac_url}/", settings(tmp_path),
+                    model, env, tmp_path / "run", decider=runner, hooks=[runner])
+    assert result.answer == "James Chen" and result.verdict == "verified"
+    assert len(model.calls) == 1
+    stops = [s for s in load_steps(tmp_path / "run") if s.action and "stop" in s.action]
+    assert [s.executed for s in stops] == [False, True]
+    assert stops[0].workflow.step == 0 and stops[1].workflow.healed

@@ -53,6 +53,30 @@ def open_model(settings: ModelSettings, stack: contextlib.ExitStack, cache: Path
     return make_model(settings, stack=stack, cache_dir=cache)
 
 
+class LazyModel:
+    """The configured model, opened at its first use: a workflow that heals no step
+    needs no model, so it starts no offline model server either."""
+
+    def __init__(self, settings: ModelSettings, stack: contextlib.ExitStack, cache: Path):
+        self._open = lambda: open_model(settings, stack, cache)
+        self._model: Model | None = None
+        self.name = settings.model or "offline"
+        self.vision = settings.vision != "off"
+
+    def _get(self) -> Model:
+        if self._model is None:
+            self._model = self._open()
+        return self._model
+
+    def complete(self, messages, **kwargs):
+        return self._get().complete(messages, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # context_tokens, reply_tokens, ...
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._get(), name)
+
+
 def open_browser(settings: Settings, stack: contextlib.ExitStack) -> Environment:
     """The browser, started at its first use; a configured one that is not there is
     refused now (BrowserUnavailable), before a run folder or a model is made."""
@@ -207,6 +231,8 @@ def build_episode(
     if run_dir is not None and lock:  # before a model or browser starts: it may be in use
         lock_run_dir(run_dir, stack)
     knowledge = knowledge_hooks(settings, stack, kb, site_aliases)
+    if model is None and workflow is not None and workflow.runs:
+        model = LazyModel(settings.model, stack, settings.paths.cache)
     model = model or open_model(settings.model, stack, settings.paths.cache)
     redactor = Redactor(set(settings.secrets()) | {s for s in extra_secrets if s}
                         | set(vault.values)

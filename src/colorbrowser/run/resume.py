@@ -143,6 +143,8 @@ def resume_episode(
         notice(change)
     if headed:
         settings.browser.headless = False
+    # A workflow's place is not checkpointed: a resumed run goes on with the Operator.
+    settings.agent.workflows = "off"
     episode = build_episode(
         point.state.goal, point.state.start_url, settings, stack,
         run_dir=run_dir, hooks=hooks or [], write_meta=False, lock=False, **build,

@@ -76,6 +76,11 @@ class WorkflowPlan:
     aliases: SiteAliases = NO_ALIASES
     runner: WorkflowRunner | None = field(default=None, init=False)
 
+    @property
+    def runs(self) -> bool:
+        """A workflow runs (rather than guides, or nothing)."""
+        return self.choice is not None and self.choice.kind == "run"
+
     def attach(self, operator: Decider, memory: Memory) -> tuple[Decider, list[Hook], Memory]:
         """The decider, the hooks to add and the memory for the episode."""
         choice = self.choice

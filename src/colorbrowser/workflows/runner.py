@@ -76,6 +76,7 @@ class Miss:
 
     reason: str
     absent: bool = True
+    wrong: bool = False  # an element is there but fails the check (refused, never acted on)
 
 
 @dataclass
@@ -161,7 +162,7 @@ class WorkflowRunner(Hook):
             return self._act(view, self.index)
         if miss.absent and self.waited < self.WAITS:
             return self._wait(view, miss)
-        if not miss.absent:
+        if miss.wrong:
             self.report.refused += 1
         self.heal = _Heal(self.index, miss.reason)
         return self._heal(view)
@@ -183,8 +184,10 @@ class WorkflowRunner(Hook):
         except OracleMiss as exc:
             return Miss(str(exc))
         reason = inst.check_surroundings(ws, element, obs, self.params)
-        return Miss(f"{step.target.describe()} is not where it was: {reason}", absent=False) \
-            if reason else None
+        if reason:
+            return Miss(f"{step.target.describe()} is not where it was: {reason}",
+                        absent=False, wrong=True)
+        return None
 
     def _effect(self, index: int, obs: Observation) -> Miss | None:
         """The expected effect of workflow step ``index`` on the page now."""
