@@ -117,6 +117,7 @@ class Outcome:
     wrong_operator: int = 0  # ... by the Operator
     wrong_blind: int = 0  # ... by blind replay
     changed_pages: int = 0
+    change: str = ""  # the page change: kind and the target it hit
     note: str = ""
 
 
@@ -432,6 +433,7 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
     from colorbrowser.evaluation.replay import ReplayOperator
 
     rng = random.Random(bench.args.seed)
+    kinds = [k for k in KINDS if k in bench.args.kinds.split(",")]
     jobs = []
     for family in fams:
         if family_key(family) not in bench.learned:
@@ -441,7 +443,7 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
             targets = [s.target for s in steps if s.target is not None
                        and s.action in ELEMENT_ACTIONS]
             if targets:
-                jobs += [(family, task, steps, kind, rng.choice(targets)) for kind in KINDS]
+                jobs += [(family, task, steps, kind, rng.choice(targets)) for kind in kinds]
     if bench.args.changed_sample:
         jobs = jobs[:bench.args.changed_sample]
     job = progress.add_task("changed pages", total=2 * len(jobs))
@@ -467,12 +469,13 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
                 run, seconds = run_episode(
                     suite, env, blind_settings, "arena:" + task, model=None,
                     decider=ReplayOperator(plan.encode()), hooks=[blame], pages=pages,
-                    run_dir=None)
+                    run_dir=bench.out / "blind" / kind / task)
             out = Outcome(task, family_key(family), f"{arm}/{kind}", run.success,
                           run.usage.calls, run.usage.prompt_tokens, seconds,
                           wrong_workflow=blame.counts["workflow"],
                           wrong_operator=blame.counts["operator"],
-                          wrong_blind=blame.counts["blind"], changed_pages=pages.pages)
+                          wrong_blind=blame.counts["blind"], changed_pages=pages.pages,
+                          change=f"{kind} {target.describe()}")
             fill_from_runner(out, run)
             bench.outcomes.append(out)
             progress.advance(job)
@@ -595,6 +598,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                    help="only families with a task matching these globs (comma-separated)")
     p.add_argument("--operator-sample", type=int, default=1,
                    help="held-out instances per family the Operator alone runs (0: none)")
+    p.add_argument("--kinds", default=",".join(KINDS),
+                   help="kinds of page change to run (comma-separated)")
     p.add_argument("--changed-sample", type=int, default=0,
                    help="changed-page runs at most (0: all)")
     p.add_argument("--no-model", action="store_true",

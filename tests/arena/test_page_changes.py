@@ -14,7 +14,11 @@ from colorbrowser.arena.pagechanges import ChangedPages, PageChange, inject
 from colorbrowser.plan.format import OracleMiss, Target
 from colorbrowser.static_server import serve_directory
 
-PAGE = """<!doctype html><html><head><title>Ticket #7</title></head><body>
+PAGE = """<!doctype html><html><head><title>Ticket #7</title>
+<script>document.addEventListener("DOMContentLoaded", function () {
+  var a = document.createElement("a"); a.href = "/later"; a.textContent = "Built later";
+  document.getElementById("nav").appendChild(a);
+});</script></head><body>
 <div id="nav"><ul>
   <li><a href="/wiki">Wiki</a></li><li><a href="/roadmap">Roadmap</a></li>
   <li><a href="/query">View Tickets</a></li>
@@ -102,6 +106,13 @@ def test_an_extra_element_before_the_target_takes_a_blind_first_match(site, brow
         assert pages.wrong.count == 1
     finally:
         pages.uninstall()
+
+
+def test_an_element_the_pages_own_script_builds_on_ready_is_changed_too(site, browser_env):
+    with through_proxy(site, [PageChange("extra", names=("Built later",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    assert names(obs, "link").count("Built later") == 2
+    assert browser_env.page.locator("[data-arena-wrong]").count() == 1
 
 
 def test_a_removed_element_and_its_label_are_gone(site, browser_env):

@@ -1,5 +1,6 @@
 // Page changes for the arena (pagechanges.py): rules over the DOM that break blind
-// replay. Injected at the end of a page's HTML, so it runs before DOMContentLoaded and
+// replay. Injected at the end of a page's HTML, so it runs before DOMContentLoaded (and
+// again when the page's own scripts add elements, until each change found its target):
 // the page the agent first observes is already changed. CONFIG = {seed, changes:
 // [{kind, names: [{text, exact}]}]}. Deterministic: the same seed and page give the
 // same change. Decoys carry data-arena-wrong; acting on one is reported to WRONG.
@@ -159,10 +160,18 @@
     heading.textContent = pick(["Recently viewed", "Sponsored", "You may also like"]);
     box.appendChild(heading);
     box.appendChild(decoyOf(el));
-    // Before the target's list, table or form row: a box cannot sit inside a <tr> or <ul>.
-    var anchor = el.closest("table, ul, ol, dl, select") || el;
+    // Before the target's list, table or heading: a box cannot sit inside a <tr>, <ul>
+    // or <h3>.
+    var anchor = el.closest("table, ul, ol, dl, select, h1, h2, h3, h4, h5, h6") || el;
     if (anchor.tagName.toLowerCase() === "select") anchor = anchor.closest("table") || anchor;
     anchor.parentNode.insertBefore(box, anchor);
+    // Where the target can be seen, so can the decoy: a box hidden with a folded section
+    // (whose header is the target) moves out, one level at a time.
+    var shown = function (node) { return node.getClientRects().length > 0; };
+    while (shown(el) && !shown(box) && anchor.parentNode && anchor.parentNode !== document.body) {
+      anchor = anchor.parentNode;
+      anchor.parentNode.insertBefore(box, anchor);
+    }
   }
 
   // -- removal: the target is gone, and with it its label -------------------------------
@@ -174,12 +183,15 @@
   }
 
   var KINDS = {rename: rename, swap: swap, extra: extra, remove: remove};
+  var done = [];
   function apply() {
-    (CONFIG.changes || []).forEach(function (change) {
+    (CONFIG.changes || []).forEach(function (change, i) {
+      if (done[i]) return;
       var found = targets(change.names);
       if (!found.length) return;
       var el = (change.names && change.names.length) ? found[0] : pick(found);
       KINDS[change.kind](el);
+      done[i] = true;
       document.documentElement.setAttribute("data-arena-changes",
         (document.documentElement.getAttribute("data-arena-changes") || "") + change.kind + " ");
     });
@@ -194,5 +206,20 @@
   ["click", "input", "change"].forEach(function (type) {
     document.addEventListener(type, report, true);
   });
+  // Now, then again whenever the page's own scripts add to the page (a folding header
+  // built on ready, a menu): a change not applied yet is applied to what they made.
   apply();
+  var pending = function () {
+    return (CONFIG.changes || []).some(function (c, i) { return !done[i]; });
+  };
+  if (pending() && window.MutationObserver) {
+    var watcher = new MutationObserver(function () {
+      apply();
+      if (!pending()) watcher.disconnect();
+    });
+    watcher.observe(document.documentElement, {childList: true, subtree: true});
+    window.addEventListener("load", function () {
+      setTimeout(function () { watcher.disconnect(); }, 2000);
+    });
+  }
 })(__CONFIG__);
