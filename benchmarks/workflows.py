@@ -247,8 +247,9 @@ def family_key(family: Family) -> str:
     return f"{family.group}:{family.template_id}"
 
 
-def run_episode(suite, env, settings, task_id: str, *, model, decider=None, kb=None,
-                run_dir: Path | None = None, hooks=(), pages: ChangedPages | None = None):
+def run_episode(bench: Bench, suite, env, settings, task_id: str, *, model, decider=None,
+                kb=None, run_dir: Path | None = None, hooks=(),
+                pages: ChangedPages | None = None):
     from colorbrowser.evaluation.episode import run_task_episode
     from colorbrowser.evaluation.replay import NoModel
 
@@ -259,7 +260,7 @@ def run_episode(suite, env, settings, task_id: str, *, model, decider=None, kb=N
     run = run_task_episode(task, settings, env=env, model=model if decider is None else
                            NoModel(), decider=decider, run_dir=run_dir, kb=kb,
                            hooks=[clock, *hooks], keep_episode=True,
-                           timeout=settings.agent.max_steps * 60.0)
+                           timeout=bench.args.timeout)
     return run, clock.seconds
 
 
@@ -299,7 +300,7 @@ def record_teachers(bench: Bench, suite, env, fams: list[Family], progress) -> N
     for family in fams:
         key = family_key(family)
         run_dir = bench.out / "recorded" / family.teacher
-        run, _ = run_episode(suite, env, settings, "arena:" + family.teacher, model=None,
+        run, _ = run_episode(bench, suite, env, settings, "arena:" + family.teacher, model=None,
                              decider=ReplayOperator(plans[family.teacher].encode()),
                              run_dir=run_dir)
         if not run.success:
@@ -349,7 +350,7 @@ def store_and_prove(bench: Bench, suite, env, fams: list[Family], progress) -> N
         if key not in bench.learned:
             continue
         with fresh_kb(bench) as kb:
-            run, _ = run_episode(suite, env, on, "arena:" + family.teacher, model=NoModel(),
+            run, _ = run_episode(bench, suite, env, on, "arena:" + family.teacher, model=NoModel(),
                                  kb=kb, run_dir=None)
         if not (run.success and runner_of(run) is not None):
             why = "did not run" if runner_of(run) is None else (run.error or "failed")
@@ -375,7 +376,7 @@ def heldout(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
     off = bench.settings(workflows="off", knowledge="off")
     for family, task in jobs:
         with fresh_kb(bench) as kb:
-            run, seconds = run_episode(suite, env, on, "arena:" + task, model=model, kb=kb,
+            run, seconds = run_episode(bench, suite, env, on, "arena:" + task, model=model, kb=kb,
                                        run_dir=bench.out / "workflow" / task)
         out = Outcome(task, family_key(family), "workflow", run.success, run.usage.calls,
                       run.usage.prompt_tokens, seconds)
@@ -385,7 +386,7 @@ def heldout(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
         if out.success and out.workflow_ran and out.handed == 0:
             bare_timing(bench, suite, env, family, task, seconds, run.answer)
         if task in sample and not bench.args.no_model:
-            run, seconds = run_episode(suite, env, off, "arena:" + task, model=model,
+            run, seconds = run_episode(bench, suite, env, off, "arena:" + task, model=model,
                                        run_dir=bench.out / "operator" / task)
             bench.outcomes.append(Outcome(task, family_key(family), "operator",
                                           run.success, run.usage.calls,
@@ -444,8 +445,8 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
                        and s.action in ELEMENT_ACTIONS]
             if targets:
                 jobs += [(family, task, steps, kind, rng.choice(targets)) for kind in kinds]
-    if bench.args.changed_sample:
-        jobs = jobs[:bench.args.changed_sample]
+    if bench.args.changed_sample and len(jobs) > bench.args.changed_sample:
+        jobs = rng.sample(jobs, bench.args.changed_sample)  # seeded: across families
     job = progress.add_task("changed pages", total=2 * len(jobs))
     on = bench.settings(workflows="on")
     blind_settings = bench.settings(workflows="off", knowledge="off")
@@ -461,13 +462,13 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
             if arm == "workflow":
                 with fresh_kb(bench) as kb:
                     run, seconds = run_episode(
-                        suite, env, on, "arena:" + task, model=model, kb=kb,
+                        bench, suite, env, on, "arena:" + task, model=model, kb=kb,
                         hooks=[blame], pages=pages,
                         run_dir=bench.out / "changed" / kind / task)
             else:
                 plan = Plan(list(steps))
                 run, seconds = run_episode(
-                    suite, env, blind_settings, "arena:" + task, model=None,
+                    bench, suite, env, blind_settings, "arena:" + task, model=None,
                     decider=ReplayOperator(plan.encode()), hooks=[blame], pages=pages,
                     run_dir=bench.out / "blind" / kind / task)
             out = Outcome(task, family_key(family), f"{arm}/{kind}", run.success,
@@ -601,10 +602,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--kinds", default=",".join(KINDS),
                    help="kinds of page change to run (comma-separated)")
     p.add_argument("--changed-sample", type=int, default=0,
-                   help="changed-page runs at most (0: all)")
+                   help="changed-page runs at most, drawn by the seed (0: all)")
     p.add_argument("--no-model", action="store_true",
                    help="no offline model: the Operator arm is skipped and misses end runs")
     p.add_argument("--max-steps", type=int, default=10)
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds per episode")
     p.add_argument("--seed", type=int, default=28)
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--cache", type=Path, default=None, help="arena cache")
