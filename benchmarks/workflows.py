@@ -229,12 +229,14 @@ class Bench:
     # task, episode seconds, bare seconds, whether the bare script's end state scored
     bare: list[tuple[str, float, float, bool]] = field(default_factory=list)
 
-    def settings(self, *, workflows: str, knowledge: str = "on"):
+    def settings(self, *, workflows: str, knowledge: str = "on", max_steps: int = 30):
+        """``max_steps``: the framework's default, except for the Operator-alone arm
+        (``--max-steps``), whose every decision is a slow model call."""
         from colorbrowser.config import Settings
 
         base = Settings()
         agent = base.agent.model_copy(update={
-            "max_steps": self.args.max_steps, "knowledge": knowledge, "memory": "full",
+            "max_steps": max_steps, "knowledge": knowledge, "memory": "full",
             "tips_embeddings": False, "send_screenshot": False, "workflows": workflows})
         browser = base.browser.model_copy(update={"screenshots": False})
         paths = base.paths.model_copy(update={"knowledge": self.out / "kb.sqlite"})
@@ -373,7 +375,7 @@ def heldout(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
     job = progress.add_task("held-out siblings", total=len(jobs) + (
         0 if bench.args.no_model else len(sample)))
     on = bench.settings(workflows="on")
-    off = bench.settings(workflows="off", knowledge="off")
+    off = bench.settings(workflows="off", knowledge="off", max_steps=bench.args.max_steps)
     for family, task in jobs:
         with fresh_kb(bench) as kb:
             run, seconds = run_episode(bench, suite, env, on, "arena:" + task, model=model, kb=kb,
@@ -605,7 +607,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                    help="changed-page runs at most, drawn by the seed (0: all)")
     p.add_argument("--no-model", action="store_true",
                    help="no offline model: the Operator arm is skipped and misses end runs")
-    p.add_argument("--max-steps", type=int, default=10)
+    p.add_argument("--max-steps", type=int, default=10,
+                   help="decisions of the Operator-alone arm (each one a model call)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per episode")
     p.add_argument("--seed", type=int, default=28)
     p.add_argument("--out", type=Path, default=None)
