@@ -140,3 +140,19 @@ def test_the_expected_address_after_a_step_is_checked_with_the_goals_values():
     titled = owner_flow(steps=[{"step": {"stop": ""}, "expect_title": "#{{ticket}} (*"}])
     assert check_effect(titled.steps[0], ticket_page(42, "x"), {"ticket": "42"}) is None
     assert "title" in check_effect(titled.steps[0], ticket_page(42, "x"), {"ticket": "4"})
+
+
+def test_a_same_named_control_in_a_box_of_its_own_is_not_under_the_recorded_heading():
+    """An extra element before the target (benchmarks' changed pages): the recorded heading
+    is still somewhere above it, but the nearest heading is the box's own."""
+    flow = owner_flow()
+    _, ws = instantiate(flow, {"ticket": "42"}, env={})[1]
+    page = ticket_page(42, "James Chen")
+    boxed = ticket_page(42, "James Chen")
+    line = next(text for text in boxed.axtree.splitlines() if "[114]" in text)
+    indent = line[:len(line) - len(line.lstrip())]
+    box = f"{indent}[900] heading 'Recently viewed' level=4"
+    boxed.axtree = boxed.axtree.replace(line, f"{box}\n{line}")
+    assert check_surroundings(ws, page.elements["114"], page, {"ticket": "42"}) is None
+    assert check_surroundings(ws, boxed.elements["114"], boxed, {"ticket": "42"}) == \
+        "it is not under the heading 'Add Comment'"

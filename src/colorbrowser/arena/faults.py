@@ -7,6 +7,9 @@ chosen requests fail the way real sites fail their users.
 - ``no_cookie``: the request reaches the app, but the answer loses its Set-Cookie
   headers (a sign-in that gives no session).
 
+With ``changes`` (``pagechanges.py``) every HTML page it passes on is rewritten by those
+rules, and actions on the decoys they add are counted in ``wrong``.
+
 Everything else passes through unchanged, Host header included, so the app builds its
 links and redirects for the proxy's address and the agent stays behind the proxy. The
 proxy binds 127.0.0.1 and answers only requests addressed to it (a Host check against
@@ -23,6 +26,14 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Literal
 
+from colorbrowser.arena.pagechanges import (
+    WRONG_PAGE,
+    WRONG_PATH,
+    PageChange,
+    WrongHits,
+    inject,
+    is_html,
+)
 from colorbrowser.hostcheck import host_ok
 
 FaultMode = Literal["fail", "fake_saved", "no_cookie"]
@@ -55,6 +66,9 @@ class FaultProxy:
     faults: list[Fault]
     port: int = 0
     hits: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, mode)
+    changes: list[PageChange] = field(default_factory=list)
+    seed: int = 0
+    wrong: WrongHits = field(default_factory=WrongHits)
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
 
@@ -113,6 +127,10 @@ class FaultProxy:
         length = int(req.headers.get("Content-Length") or 0)
         body = req.rfile.read(length) if length else b""
         path = req.path.split("?", 1)[0]
+        if self.changes and path == WRONG_PATH:
+            self.wrong.record(req.path)
+            _send(req, 200, WRONG_PAGE)
+            return
         fault = self.fault_for(req.command, path)
         if fault is not None:
             self.hits.append((req.command, path, fault.mode))
@@ -132,6 +150,8 @@ class FaultProxy:
             # The app checks that a request is addressed to it (hostcheck); its answers'
             # own addresses are turned back to the proxy's below, so the browser stays here.
             headers["Host"] = f"127.0.0.1:{self.target_port}"
+            if self.changes:  # pages are rewritten: they must come uncompressed
+                headers = {k: v for k, v in headers.items() if k.lower() != "accept-encoding"}
             upstream.request(req.command, req.path, body=body or None, headers=headers)
             answer = upstream.getresponse()
             data = answer.read()
@@ -140,10 +160,15 @@ class FaultProxy:
             return
         finally:
             upstream.close()
+        rewrite = bool(self.changes) and is_html(answer.getheader("Content-Type"))
+        if rewrite:
+            data = inject(data, self.changes, self.seed)
         req.send_response(answer.status, answer.reason)
         for key, value in answer.getheaders():
             if key.lower() in _HOP or (drop_cookies and key.lower() == "set-cookie"):
                 continue
+            if rewrite and key.lower() == "content-security-policy":
+                continue  # the rules run as an inline script
             if key.lower() == "location":
                 value = value.replace(f"127.0.0.1:{self.target_port}", f"127.0.0.1:{self.port}")
             req.send_header(key, value)

@@ -133,7 +133,10 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
                     else f"it has no label {label!r} beside it")
     if want.heading:
         heading = fill_text(want.heading, params)
-        if page.norm(heading) not in {page.norm(h) for h in page.headings_above(lines, index)}:
+        # The nearest section heading, as learning recorded it: a same-named control in a
+        # box of its own (an extra element before the target) sits under the box's heading.
+        above = page.headings_above(lines, index)
+        if not above or page.norm(above[-1]) != page.norm(heading):
             return f"it is not under the heading {heading!r}"
     if want.row:
         row_text = fill_text(want.row, params)

@@ -1,0 +1,142 @@
+"""Changed pages (arena/pagechanges.py): each kind of change rewrites a real page in real
+Chromium, through the fault proxy and through a route on the browser context, the same
+way for the same seed; a blind replay of a plan (first element of that role and name)
+is broken by it, and an action on a decoy is counted as an action on the wrong element."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from colorbrowser.arena.faults import FaultProxy
+from colorbrowser.arena.pagechanges import ChangedPages, PageChange, inject
+from colorbrowser.plan.format import OracleMiss, Target
+from colorbrowser.static_server import serve_directory
+
+PAGE = """<!doctype html><html><head><title>Ticket #7</title>
+<script>document.addEventListener("DOMContentLoaded", function () {
+  var a = document.createElement("a"); a.href = "/later"; a.textContent = "Built later";
+  document.getElementById("nav").appendChild(a);
+});</script></head><body>
+<div id="nav"><ul>
+  <li><a href="/wiki">Wiki</a></li><li><a href="/roadmap">Roadmap</a></li>
+  <li><a href="/query">View Tickets</a></li>
+</ul></div>
+<h2>Tickets</h2>
+<table><tbody>
+  <tr><td>#1</td><td><a href="/ticket/1">Crash on start</a></td></tr>
+  <tr><td>#2</td><td><a href="/ticket/2">Slow import</a></td></tr>
+</tbody></table>
+<form method="post" action="/ticket/7">
+  <label for="prio">Priority:</label>
+  <select id="prio" name="priority"><option>minor</option><option>major</option></select>
+  <input type="submit" name="submit" value="Submit changes">
+</form>
+</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("changed-site")
+    (root / "index.html").write_text(PAGE, "utf-8")
+    with serve_directory(root, token="") as url:
+        yield url
+
+
+def elements(env, url):
+    env.page.goto(url)
+    return env.observe()
+
+
+def names(obs, role):
+    return [e.name for e in obs.elements.values() if e.role == role]
+
+
+def through_proxy(site, changes, seed=3):
+    return FaultProxy(urlsplit(site).port or 80, [], changes=changes, seed=seed)
+
+
+def test_a_renamed_label_is_no_longer_found_by_its_recorded_name(site, browser_env):
+    with through_proxy(site, [PageChange("rename", names=("Submit changes",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    with pytest.raises(OracleMiss):
+        Target("button", name="Submit changes").find(obs)
+    assert "Save changes" in names(obs, "button")
+    # the rest of the page is untouched
+    assert Target("link", name="Roadmap").find(obs)
+
+
+def test_a_renamed_form_label_renames_the_control(site, browser_env):
+    with through_proxy(site, [PageChange("rename", names=("Priority:",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    assert "Urgency:" in names(obs, "combobox")
+    with pytest.raises(OracleMiss):
+        Target("combobox", name="Priority:").find(obs)
+
+
+def test_swapped_rows_and_menu_items_trade_places(site, browser_env):
+    plain = elements(browser_env, site + "/index.html")
+    with through_proxy(site, [PageChange("swap", names=("Crash on start",)),
+                              PageChange("swap", names=("Wiki",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    before, after = names(plain, "link"), names(obs, "link")
+    assert sorted(before) == sorted(after) and before != after
+    assert after.index("Slow import") < after.index("Crash on start")
+    assert after.index("Wiki") > 0  # no longer the first menu item
+    # by role and name the row is still found: a swap only breaks replay by position
+    assert Target("link", name="Crash on start").find(obs)
+
+
+def test_an_extra_element_before_the_target_takes_a_blind_first_match(site, browser_env):
+    pages = ChangedPages([site], [PageChange("extra", names=("Submit changes",))], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        obs = elements(browser_env, site + "/index.html")
+        buttons = [e for e in obs.elements.values()
+                   if e.role == "button" and e.name == "Submit changes"]
+        assert len(buttons) == 2
+        first = Target("button", name="Submit changes").find(obs)
+        assert browser_env.page.locator("[data-arena-wrong] >> nth=0").count() == 1
+        browser_env.step(f"click('{first.bid}')")  # blind replay clicks the decoy
+        browser_env.page.wait_for_timeout(300)
+        assert pages.wrong.count == 1
+        browser_env.step(f"click('{buttons[1].bid}')")  # the real one posts the form
+        assert pages.wrong.count == 1
+    finally:
+        pages.uninstall()
+
+
+def test_an_element_the_pages_own_script_builds_on_ready_is_changed_too(site, browser_env):
+    with through_proxy(site, [PageChange("extra", names=("Built later",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    assert names(obs, "link").count("Built later") == 2
+    assert browser_env.page.locator("[data-arena-wrong]").count() == 1
+
+
+def test_a_removed_element_and_its_label_are_gone(site, browser_env):
+    with through_proxy(site, [PageChange("remove", names=("Priority:",)),
+                              PageChange("remove", names=("Roadmap",))]) as proxy:
+        obs = elements(browser_env, proxy.url + "/index.html")
+    assert not names(obs, "combobox")
+    assert "Roadmap" not in names(obs, "link")
+    assert "Priority:" not in browser_env.page.inner_text("body")
+
+
+def test_the_same_seed_gives_the_same_page_and_another_seed_may_not(site, browser_env):
+    seen = []
+    for seed in (1, 1, 2, 3, 4):
+        with through_proxy(site, [PageChange("swap"), PageChange("rename")], seed) as proxy:
+            obs = elements(browser_env, proxy.url + "/index.html")
+        seen.append(names(obs, "link") + names(obs, "button"))
+    assert seen[0] == seen[1]
+    assert any(s != seen[0] for s in seen[2:])
+
+
+def test_the_rules_are_data_a_name_cannot_end_the_script():
+    html = b"<html><body><p>x</p></body></html>"
+    out = inject(html, [PageChange("rename", names=("</script><script>alert(1)",))], 0)
+    assert out.count(b"</script>") == 1 and out.endswith(b"</body></html>")
+    with pytest.raises(ValueError):
+        PageChange("shuffle")  # type: ignore[arg-type]
