@@ -142,6 +142,32 @@ def test_only_mode_ends_the_episode_when_a_step_cannot_be_healed(trac_url, env, 
     assert "/milestone/" not in env.page.url
 
 
+DECOY = ("const decoy = document.createElement('a'); decoy.href = '/ticket/1';"
+         "decoy.textContent = 'Roadmap'; document.body.prepend(decoy);")
+
+
+def test_a_target_that_was_unique_and_has_a_look_alike_now_is_refused_not_guessed(
+        trac_url, env, tmp_path):
+    """Learned without surroundings (nothing around it to check) but as the only link of
+    its name: a same-named link placed before it makes the first match a guess."""
+    change_pages(env, DECOY)
+    flow = milestone_flow()
+    flow.steps[0] = flow.steps[0].model_copy(update={"matches": 1})
+
+    def scripted_operator_reply(messages):  # asked to heal: it declines to pick
+        assert "which one is meant cannot be told" in messages[-1].content
+        return act("Two links of that name; I will not guess.", "scroll(0, 300)")
+
+    model = ScriptedModel([scripted_operator_reply] * 5)
+    runner = runner_for(flow, {"m": "2.0"}, model, mode="only")
+    _, result = run("Show me the page of milestone 2.0.", f"{trac_url}/", settings(tmp_path),
+                    model, env, tmp_path / "run", decider=runner, hooks=[runner])
+    assert runner.report.refused >= 1 and result.status == "aborted"
+    assert "/ticket/1" not in env.page.url
+    steps = load_steps(tmp_path / "run")
+    assert not any(s.target and s.target.name == "Roadmap" and s.executed for s in steps)
+
+
 class RefuseFirstPress(Hook):
     """A reviewer at the gate (like the risky-action confirmation) that says no once."""
 

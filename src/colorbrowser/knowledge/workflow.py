@@ -93,6 +93,9 @@ class WorkflowStep(_Model):
     expect_url: str | None = Field(None, max_length=MAX_TEXT)
     expect_title: str | None = Field(None, max_length=MAX_TEXT)
     healed: bool = False  # the Operator did this step on the run that made this version
+    # How many elements of the target's role and name the learned page showed: a target
+    # that was the only one, with a look-alike on the live page, cannot be told apart.
+    matches: int | None = Field(None, ge=1, le=10_000)
 
     @field_validator("step")
     @classmethod

@@ -244,12 +244,10 @@ class _Builder:
         role, name = self._named(step, lines, index, bid)
         target = _target(role, self._value(name))
         if "contains" in target:
-            part = " ".join(fill_text(target["contains"], self.params).split()).lower()
-            same = [i for i, line in enumerate(lines)
-                    if line.bid and line.role == role and part in line.text.lower()]
+            same = page.same_targets(lines, role,
+                                     contains=fill_text(target["contains"], self.params))
         else:
-            same = [i for i, line in enumerate(lines)
-                    if line.bid and line.role == role and line.text == " ".join(name.split())]
+            same = page.same_targets(lines, role, name=name)
         if index in same and same.index(index):
             target["nth"] = same.index(index)
         data: dict[str, Any] = {action.name: target}
@@ -259,7 +257,7 @@ class _Builder:
             data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
                                 else self._value(arg))
         return WorkflowStep(step=data, surroundings=self._around(lines, index),
-                            expect_url=expect)
+                            expect_url=expect, matches=len(same) if index in same else None)
 
     def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
                ) -> tuple[str, str]:

@@ -187,6 +187,13 @@ class WorkflowRunner(Hook):
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
+        if ws.matches == 1:  # unique when learned: a look-alike now makes it a guess
+            live = page.same_targets(page.parse(obs.axtree), step.target.role,
+                                     step.target.name, step.target.contains)
+            if len(live) > 1:
+                return Miss(f"the page shows {len(live)} of {step.target.describe()} where "
+                            "the learned page showed one: which one is meant cannot be "
+                            "told", absent=False, wrong=True)
         return None
 
     def _effect(self, index: int, obs: Observation) -> Miss | None:
