@@ -8,6 +8,9 @@ Trajectories, each judged by the verifier at its stop and scored by the task's e
 - the oracle plan of every task (true successes);
 - its mutants: doing nothing (empty answer), the wrong value, the plan without its last
   step (a write never made, an answer never given), and the random agent (false);
+- for every task whose evaluator scores the final page (``url_match``, or a page check on
+  ``last``), the oracle plan followed by a goto to a page of the same site that does not
+  exist (``arena/plans.py`` MISSING_PAGES), then the oracle's stop: an error page;
 - every trap task (``arena/traps.py``) played by an agent that stops as soon as the page
   looks right, behind the fault proxy (false), and the same plan without the fault (true).
 
@@ -46,7 +49,7 @@ from colorbrowser.actions import parse_action
 from colorbrowser.agent.verify import FinalPage, Proof
 from colorbrowser.agent.verifying import Judge
 from colorbrowser.arena.instances import INSTANCE_VAR
-from colorbrowser.arena.plans import plans, random_plan
+from colorbrowser.arena.plans import error_page_plans, plans, random_plan
 from colorbrowser.arena.traps import arena_traps, run_trap
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import load_settings
@@ -64,7 +67,7 @@ JUDGE_AGREEMENT = 0.87
 
 @dataclass
 class Trajectory:
-    source: str  # oracle, null, wrong, truncated, random, trap, trap-control
+    source: str  # oracle, null, wrong, truncated, error-page, random, trap, trap-control
     task: str
     kind: str  # information, change, open (from the evaluator)
     truth: bool  # the evaluator's verdict
@@ -88,6 +91,8 @@ class Trajectory:
                 caught = any("on no page you saw" in r for r in self.reasons)
                 return "ungrounded value" if caught else "grounded but wrong value"
             return "wrong value written" if self.kind == "change" else "wrong page opened"
+        if self.source == "error-page":
+            return "error page"
         return "random agent"
 
 
@@ -135,6 +140,13 @@ def task_kind(definition) -> str:
     return "open"
 
 
+def scores_final_page(definition) -> bool:
+    """Whether the evaluator looks at the page the agent ended on: only then can ending on
+    an error page make a success false."""
+    spec = definition.written
+    return "url_match" in spec.eval_types or any(c.url == "last" for c in spec.program_html)
+
+
 def early_answer(kind: str) -> str:
     """What the early stopper claims: a made-up value for a question (the hallucination
     of the issue: "the value 42 appears on no page you saw"), "Done" otherwise."""
@@ -178,6 +190,9 @@ def main() -> int:
         variants = {kind: plans(kind) for kind in ("oracle", "null", "wrong", "truncated")}
         runs = [(kind, task, variants[kind][short_id(task)]) for kind in variants
                 for task in tasks]
+        errors = error_page_plans()
+        runs += [("error-page", task, errors[short_id(task)]) for task in tasks
+                 if short_id(task) in errors and scores_final_page(suite.tasks[task])]
         runs += [("random", task, random_plan(seed, 10)) for seed in range(args.random_seeds)
                  for task in tasks]
 
@@ -193,7 +208,7 @@ def main() -> int:
                 Proof(goal=run.goal, answer=run.answer, steps=[], final=FinalPage()),
                 run.verification or Verification(verdict="unverified")).verdict
             trajectories.append(t)
-            print(f"[{n}/{total}] {kind:9} {t.task:32} truth={t.truth!s:5} "
+            print(f"[{n}/{total}] {kind:10} {t.task:32} truth={t.truth!s:5} "
                   f"verdict={verdict}", file=sys.stderr)
 
         for n, (kind, task_id, plan) in enumerate(runs, 1):

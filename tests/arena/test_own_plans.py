@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from colorbrowser.arena.plans import plan_file_for, plans
+from colorbrowser.arena.plans import error_page_plans, missing_page, plan_file_for, plans
 from colorbrowser.errors import UserError
 
 TASKS = [
@@ -63,6 +63,18 @@ def test_each_kind_of_plan_is_made_for_every_task_of_the_users_file(mine):
     assert plans("null", tasks=mine)["7"].steps == []
     assert len(plans("truncated", tasks=mine)["owner-18"].steps) == 1
     assert set(plans("random", tasks=mine, steps=3)) == {"owner-18", "7"}
+
+
+def test_the_error_page_plan_opens_a_missing_page_of_the_site_before_the_oracles_stop(mine):
+    ending = error_page_plans(tasks=mine)
+    assert [s.to_data() for s in ending["owner-18"].steps] == [
+        "goto('__TRAC__/ticket/18')", "goto('__TRAC__/ticket/99999')",
+        {"stop": "Julian Moore", "wrong": "Noah White"}]
+    assert [s.to_data() for s in ending["7"].steps][1:] == ["goto('__TRAC__/ticket/99999')",
+                                                           {"stop": "done"}]
+    assert missing_page("__SHOPPING_ADMIN__/orders/") == "__SHOPPING_ADMIN__/orders/99999/"
+    assert missing_page("__SHOPPING__/") == "__SHOPPING__/catalogue/missing_99999/"
+    assert missing_page("http://example.com/") is None
 
 
 def test_arena_plans_writes_a_replay_file_for_the_users_tasks(mine, tmp_path):

@@ -15,12 +15,18 @@ import yaml
 from colorbrowser.arena.suite import plan_files, task_files
 from colorbrowser.datafile import load_json, load_yaml
 from colorbrowser.errors import UserError
-from colorbrowser.plan.format import RANDOM, Plan, parse_plan
+from colorbrowser.plan.format import RANDOM, Plan, parse_plan, parse_step
 
 # How a proof mutates the oracle: itself, doing nothing, a wrong value, no last step.
 VARIANT = {"oracle": lambda p: p, "null": lambda p: Plan(), "wrong": Plan.wrong_value,
            "truncated": Plan.without_last}
 KINDS = (*VARIANT, RANDOM)
+# A page of each site that does not exist: a number far beyond the seeded ones. The
+# "error page" trajectory ends there, so the verifier's check of the final page is measured.
+MISSING_PAGES = {"__TRAC__": "/ticket/99999", "__SHOPPING__": "/catalogue/missing_99999/",
+                 "__SHOPPING_ADMIN__": "/orders/99999/", "__REDDIT__": "/topic/99999/",
+                 "__WIKIPEDIA__": "/index.php/Missing_page_99999",
+                 "__GITLAB__": "/issues/99999"}
 
 
 def plan_file_for(tasks: Path) -> Path:
@@ -54,17 +60,47 @@ def load_plans(files: list[Path]) -> dict[str, Plan]:
     return plans
 
 
+def task_items(files: list[Path] | None = None) -> list[dict]:
+    """The task mappings of the shipped task files, or of ``files``."""
+    found = []
+    for path in files or task_files():
+        data = load_json(path, "task file")
+        items = [data] if isinstance(data, dict) else data if isinstance(data, list) else []
+        found += [item for item in items if isinstance(item, dict) and "task_id" in item]
+    return found
 
 
 def task_ids(files: list[Path] | None = None) -> list[str]:
     """The task ids of the shipped task files, or of ``files``."""
-    ids = []
-    for path in files or task_files():
-        data = load_json(path, "task file")
-        items = [data] if isinstance(data, dict) else data if isinstance(data, list) else []
-        ids += [str(item["task_id"]) for item in items
-                if isinstance(item, dict) and "task_id" in item]
-    return ids
+    return [str(item["task_id"]) for item in task_items(files)]
+
+
+def missing_page(url: str) -> str | None:
+    """A page that does not exist on the site of ``url`` (placeholders kept), or None
+    for a site without one in MISSING_PAGES."""
+    site = next((p for p in MISSING_PAGES if url.strip().startswith(p)), None)
+    return site + MISSING_PAGES[site] if site else None
+
+
+def ending_on(plan: Plan, url: str) -> Plan:
+    """The plan, then a goto to ``url``, then the plan's own stop (if it ends with one)."""
+    steps = list(plan.steps)
+    stop = [steps.pop()] if steps and steps[-1].action == "stop" else []
+    return Plan([*steps, parse_step(f"goto({url!r})"), *stop])
+
+
+def error_page_plans(*, tasks: Path | None = None,
+                     plan_file: Path | None = None) -> dict[str, Plan]:
+    """The oracle plans, each ending on a missing page of its task's start site (tasks
+    whose site has none are left out)."""
+    oracle = plans("oracle", tasks=tasks, plan_file=plan_file)
+    found = {}
+    for item in task_items([tasks] if tasks is not None else None):
+        task = str(item["task_id"])
+        url = missing_page(str(item.get("start_url", "")))
+        if task in oracle and url is not None:
+            found[task] = ending_on(oracle[task], url)
+    return found
 
 
 def random_plan(seed: int, steps: int) -> Plan:
