@@ -1,38 +1,29 @@
 """The copilot benchmarks run end to end and end with their contract lines."""
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from .scripts import load
 
 
 def test_a_short_capture_run_scores_ours_and_the_baseline_and_replays(capsys):
     capture = load("capture")
     assert capture.main(["--limit", "4"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    m = re.fullmatch(r"capture: f1 (\d\.\d{3}) baseline_f1 (\d\.\d{3}) replay_same (\d+\.\d)%",
-                     last)
+    m = re.fullmatch(r"capture: f1 (\d\.\d{3}) baseline_f1 (\d\.\d{3}) replay_same (\d+\.\d)% "
+                     r"heldout_f1 (\d\.\d{3}|n/a)", last)
     assert m, last
     assert float(m.group(1)) > float(m.group(2))
 
 
-def test_the_capture_corpus_has_at_least_60_hand_labelled_sessions():
+def test_the_capture_corpus_is_150_hand_labelled_sessions_most_on_the_arena_apps():
     capture = load("capture")
-    import random
-
-    sessions = capture.sessions(random.Random(0))
-    assert len(sessions) >= 60 and all(s.expected for s in sessions)
-    assert len({s.kind for s in sessions}) >= 20
+    local, arena = capture.local_sessions(), capture.arena_sessions()
+    sessions = local + arena
+    assert len(sessions) >= 150 and all(s.expected for s in sessions)
+    assert len(arena) > len(sessions) / 2
+    assert {s.app for s in arena} == {"trac", "wiki", "tracker", "forum", "shop"}
+    assert sum(s.heldout for s in sessions) >= 0.45 * len(sessions)  # the held-out half
+    assert len({s.kind for s in sessions}) >= 40
 
 
 def test_the_baseline_debounces_typing_into_several_fills_and_loses_keys():
