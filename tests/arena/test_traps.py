@@ -70,3 +70,20 @@ def test_a_change_to_shop_data_counts_though_sessions_and_logs_do_not(tmp_path):
     with sqlite3.connect(db) as con:
         con.execute("update catalogue_product set title = 'Blue mug'")
     assert changed() is True
+
+
+@pytest.mark.parametrize("headers, status", [
+    ("Content-Length: lots\r\n", 400),
+    ("Content-Length: -5\r\n", 400),
+    ("Transfer-Encoding: chunked\r\n", 411),
+])
+def test_a_request_whose_body_cannot_be_read_is_refused_in_one_answer(headers, status):
+    """No app behind it is needed: the proxy answers before forwarding."""
+    import socket
+
+    with FaultProxy(9, []) as proxy, \
+            socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as sock:
+        sock.sendall((f"POST /x HTTP/1.1\r\nHost: 127.0.0.1:{proxy.port}\r\n{headers}"
+                      "\r\n5\r\nhello\r\n0\r\n\r\n").encode())
+        answer = sock.recv(4096).decode("latin-1")
+    assert answer.startswith(f"HTTP/1.0 {status}") or answer.startswith(f"HTTP/1.1 {status}")

@@ -10,8 +10,9 @@ chosen requests fail the way real sites fail their users.
 With ``changes`` (``pagechanges.py``) every HTML page it passes on is rewritten by those
 rules, and actions on the decoys they add are counted in ``wrong``.
 
-Everything else passes through unchanged, Host header included, so the app builds its
-links and redirects for the proxy's address and the agent stays behind the proxy. The
+Everything else passes through. The app sees its own address as the Host (its Host
+check would refuse the proxy's), and the redirects it answers with are turned back to
+the proxy's address, so the agent stays behind the proxy. The
 proxy binds 127.0.0.1 and answers only requests addressed to it (a Host check against
 DNS rebinding), like the apps behind it.
 """
@@ -124,7 +125,18 @@ class FaultProxy:
         if not host_ok(req.headers.get("Host"), self.port):
             _send(req, 421, "<h1>Misdirected request</h1>")
             return
-        length = int(req.headers.get("Content-Length") or 0)
+        if "chunked" in (req.headers.get("Transfer-Encoding") or "").lower():
+            req.close_connection = True  # its body is not read: the stream is unusable
+            _send(req, 411, "<h1>Length required</h1>")
+            return
+        try:
+            length = int(req.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            req.close_connection = True
+            _send(req, 400, "<h1>Bad Content-Length</h1>")
+            return
         body = req.rfile.read(length) if length else b""
         path = req.path.split("?", 1)[0]
         if self.changes and path == WRONG_PATH:
