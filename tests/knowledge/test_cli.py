@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from colorbrowser.cli import main
 from colorbrowser.knowledge import KnowledgeBase
+from colorbrowser.testing import run_cli
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 BENCH_DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "retrieval_cases.yaml"
@@ -25,12 +25,7 @@ def tips_cli(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("COLORBROWSER_KB", raising=False)
 
     def run(*args: str, db_flag: bool = True) -> tuple[int, str, str]:
-        argv = ["tips", *(["--db", str(db)] if db_flag else []), *args]
-        try:
-            main(argv)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
+        code = run_cli("tips", *(["--db", str(db)] if db_flag else []), *args)
         out, err = capsys.readouterr()
         return code, out, err
 

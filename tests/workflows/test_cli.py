@@ -8,8 +8,8 @@ import json
 import pytest
 import yaml
 
-from colorbrowser.cli import main
 from colorbrowser.knowledge import KnowledgeBase
+from colorbrowser.testing import run_cli
 
 from .runs import write_run
 
@@ -20,11 +20,7 @@ def cli(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("COLORBROWSER_KB", raising=False)
 
     def run(*args: str, frozen: bool = False) -> tuple[int, str, str]:
-        try:
-            main(["workflows", "--db", str(db), *(["--frozen"] if frozen else []), *args])
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
+        code = run_cli("workflows", "--db", str(db), *(["--frozen"] if frozen else []), *args)
         out, err = capsys.readouterr()
         return code, out, err
 
