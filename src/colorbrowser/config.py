@@ -370,6 +370,9 @@ AUTHORITY: dict[tuple[str, str], str] = {
     ("paths", "runs"): "set COLORBROWSER_RUNS or [paths] runs in your own config file",
     ("paths", "knowledge"): "pass --kb FILE or set COLORBROWSER_KB",
     ("paths", "cache"): "set COLORBROWSER_CACHE or [paths] cache in your own config file",
+    # Learning writes workflows into your knowledge base, which later run without a model.
+    ("agent", "learn_workflows"): "pass run --learn-workflows or set [agent] "
+                                  "learn_workflows in your own config file",
 }
 # Where a model's requests go: a file may name one, but no key follows it unasked.
 ENDPOINTS: tuple[tuple[str, str], ...] = (("model", "base_url"), ("summarizer_model", "base_url"),

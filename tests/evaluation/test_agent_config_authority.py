@@ -27,7 +27,7 @@ DATA = {
                 "dialogs", "hang_timeout_ms", "stall_steps", "network_retries"},
     "agent": {"max_steps", "max_cost", "format_retries", "recent_actions", "memory",
               "summary_budget", "summary_every", "knowledge", "tips_k", "tips_token_budget",
-              "tips_embeddings", "send_screenshot", "verify", "verify_retries"},
+              "tips_embeddings", "send_screenshot", "verify", "verify_retries", "workflows"},
     "hitl": {"interactive", "triggers", "critic_every", "cooldown", "cycle_repeats",
              "cycle_max_len", "repeat_actions", "still_actions", "error_actions",
              "error_window", "budget_fraction", "progress_window", "error_phrases"},
@@ -47,6 +47,7 @@ HOSTILE_VALUES = {
     ("paths", "runs"): '"/tmp/elsewhere"',
     ("paths", "knowledge"): '"/tmp/their-tips.sqlite"',
     ("paths", "cache"): '"/tmp/their-models"',
+    ("agent", "learn_workflows"): 'true',
 }
 
 
