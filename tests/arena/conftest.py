@@ -7,12 +7,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from colorbrowser.arena import Arena
 from colorbrowser.arena.build import SnapshotMeta
+from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.ports import STRIDE, port_busy
 
 TEST_TRAC_PORT = 18103  # instance N serves on 18103 + N * STRIDE
@@ -45,6 +47,17 @@ def own_cache(arena_cache: Path, folder: Path) -> Path:
     for part in ("venv", "snap"):
         (folder / "arena" / part).symlink_to(arena_cache / "arena" / part)
     return folder
+
+
+@contextmanager
+def own_trac_env(arena_cache: Path, folder: Path, trac_port: int, instance: int):
+    """The arena suite, in this process and in the eval workers, on the test Trac in a
+    cache of the module's own (``own_cache``) and an instance clear of the other tests."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLORBROWSER_CACHE", str(own_cache(arena_cache, folder)))
+        mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
+        mp.setenv(INSTANCE_VAR, str(instance))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.prove import KINDS, WANT, prove
 from colorbrowser.arena.suite import ORDER_VAR
 from colorbrowser.evaluation.suites import open_suite
 
-from .conftest import own_cache
+from .conftest import own_trac_env
 
 pytestmark = pytest.mark.slow
 
@@ -23,11 +22,7 @@ pytestmark = pytest.mark.slow
 def trac_env(arena_cache, trac_port, tmp_path_factory):
     """The arena suite, in this process and in the eval workers, on the test arena (in a
     cache of this module's own, so runs beside it cannot reset its instance)."""
-    cache = own_cache(arena_cache, tmp_path_factory.mktemp("trac-tasks"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COLORBROWSER_CACHE", str(cache))
-        mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
-        mp.setenv(INSTANCE_VAR, "3")  # clear of the other tests
+    with own_trac_env(arena_cache, tmp_path_factory.mktemp("trac-tasks"), trac_port, 3):
         yield
 
 

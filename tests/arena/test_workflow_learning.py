@@ -12,7 +12,6 @@ import pytest
 from rich.console import Console
 
 from colorbrowser.agent.trajectory import load_steps
-from colorbrowser.arena.instances import INSTANCE_VAR
 from colorbrowser.arena.suite import plan_files
 from colorbrowser.errors import UserError
 from colorbrowser.types import ElementInfo, Observation
@@ -21,7 +20,7 @@ from colorbrowser.workflows.instantiate import goal_for, instantiate, read_answe
 from colorbrowser.workflows.learn import approve, learn, took_effect
 from colorbrowser.workflows.page import parse
 
-from .conftest import own_cache
+from .conftest import own_trac_env
 
 # The module records some twenty real episodes before its first test: on a busy
 # machine that alone can take longer than the suite's usual five minutes.
@@ -37,11 +36,7 @@ TASKS = ",".join(f"trac-{name}" for name in (
 @pytest.fixture(scope="module")
 def trac_env(arena_cache, trac_port, tmp_path_factory):
     """The arena suite on a Trac of this module's own (its own cache and instance)."""
-    cache = own_cache(arena_cache, tmp_path_factory.mktemp("wf-learn"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COLORBROWSER_CACHE", str(cache))
-        mp.setenv("COLORBROWSER_ARENA_PORTS", f"trac={trac_port}")
-        mp.setenv(INSTANCE_VAR, "8")  # clear of the other tests
+    with own_trac_env(arena_cache, tmp_path_factory.mktemp("wf-learn"), trac_port, 8):
         yield
 
 
