@@ -167,7 +167,7 @@ def parse_json(text: str | bytes, source: str) -> Any:
         raise _too_deep(source, "JSON") from None
     except ValueError as exc:  # not UTF-8, an integer of 5,000 digits
         raise DataFileError(source, "not valid JSON: ", str(exc)) from None
-    _check_depth(data, source, "JSON")
+    check_depth(data, source, "JSON")
     return data
 
 
@@ -180,11 +180,11 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise _too_deep(source, "TOML") from None
     except ValueError as exc:  # an integer of 5,000 digits
         raise DataFileError(source, "not valid TOML: ", str(exc)) from None
-    _check_depth(data, source, "TOML")
+    check_depth(data, source, "TOML")
     return data
 
 
-def _check_depth(data: Any, source: str, kind: str) -> None:
+def check_depth(data: Any, source: str, kind: str) -> None:
     stack = [(data, 1)]
     while stack:
         item, depth = stack.pop()

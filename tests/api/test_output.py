@@ -138,6 +138,38 @@ def test_bad_output_arguments_are_user_errors(tmp_path):
         Agent("x", output=int)  # type: ignore[arg-type]
 
 
+def _nested(depth: int) -> dict:
+    schema: dict = {"type": "object", "properties": {}}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+def test_a_schema_file_nested_past_any_sense_is_one_line_not_a_traceback(tmp_path, capsys,
+                                                                        pages_url):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"type": "object", "properties": {"a": ' * 3000 + "{}" + "}}" * 3000)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "x", "--url", f"{pages_url}/agent/login.html", "--knowledge", "off",
+              "--output-schema", str(deep), "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --output-schema:") and "nested deeper" in err
+    assert len(err.strip().splitlines()) == 1
+    with pytest.raises(UserError, match="nested deeper"):
+        OutputSpec.of(_nested(500))  # the same from Python or an MCP client
+
+
+def test_an_answer_nested_past_any_sense_is_a_format_error_the_model_reads():
+    spec = OutputSpec.of({"type": "object"})
+    deep = "[" * 5000 + "]" * 5000
+    with pytest.raises(ActionParseError, match="nested deeper"):
+        spec.check('{"a": ' + deep + "}")
+    with pytest.raises(ActionParseError, match="nested deeper"):
+        spec.check({"a": json.loads("[" * 150 + "]" * 150)})
+    assert spec.typed(deep) is None  # a hostile run folder's answer reads as no answer
+
+
 @pytest.mark.parametrize("ref, message", [
     ("#/$defs/Missing", "points nowhere"),
     ("https://example.com/schema.json", "must point inside the schema"),

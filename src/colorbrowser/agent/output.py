@@ -19,9 +19,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from colorbrowser.datafile import MAX_DEPTH, DataFileError, check_depth, load_json, one_line
 from colorbrowser.errors import ActionParseError, UserError
 
 MAX_SHOWN_ERRORS = 3
+SCHEMA_BYTES = 1024 * 1024  # a schema is a page of JSON, not a data dump
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class OutputSpec:
         if isinstance(output, Mapping):
             from jsonschema import SchemaError, validators
 
+            check_depth(output, "output schema", "JSON")
             try:
                 validators.validator_for(output).check_schema(output)
             except SchemaError as exc:
@@ -50,12 +53,8 @@ class OutputSpec:
     @classmethod
     def from_file(cls, path: Path | str) -> OutputSpec:
         """A JSON schema file (``run --output-schema``): data, so only a schema."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UserError(f"--output-schema: cannot read {path}: {exc.strerror}") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise UserError(f"--output-schema: {path} is not JSON: {exc}") from None
+        data = load_json(path, "output schema", limit=SCHEMA_BYTES,
+                         source=f"--output-schema: {path}")
         if not isinstance(data, dict):
             raise UserError(f"--output-schema: {path} must hold a JSON object (a schema)")
         return cls.of(data)
@@ -68,10 +67,15 @@ class OutputSpec:
         """The answer as JSON text when it fits; ActionParseError saying what does not.
 
         A string that is itself JSON (``stop('{"a": 1}')``) is read as that JSON."""
-        if isinstance(value, str):
-            with contextlib.suppress(ValueError):
-                value = json.loads(value)
-        problems = self._problems(value)
+        try:
+            if isinstance(value, str):
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            check_depth(value, "answer", "JSON")
+        except (RecursionError, DataFileError):
+            raise ActionParseError(f"stop(): the answer is nested deeper than {MAX_DEPTH} "
+                                   "levels") from None
+        problems = [one_line(p) for p in self._problems(value)]
         if problems:
             more = len(problems) - MAX_SHOWN_ERRORS
             shown = "; ".join(problems[:MAX_SHOWN_ERRORS]) + (f"; and {more} more"
@@ -100,7 +104,7 @@ class OutputSpec:
             return None
         try:
             value = json.loads(answer)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         if self.model is not None:
             try:
