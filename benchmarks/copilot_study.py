@@ -33,7 +33,9 @@ with the agent as its fallback for a step that misses. The last lines compare th
 person's interventions on the corrected tasks: first pass, second pass with tips,
 second pass with workflows.
 
-These are mechanism figures, not comparable to CowPilot's human study.
+These are mechanism figures, not comparable to CowPilot's human study. The person is in
+``copilot_person.py``, the agents in ``copilot_agents.py``, the figures in
+``copilot_figures.py``; this script runs the passes.
 """
 
 from __future__ import annotations
@@ -45,259 +47,17 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from colorbrowser.actions import parse_action
-from colorbrowser.copilot.channel import Channel, Command, Feed
-from colorbrowser.copilot.episode import CopilotEpisode
-from colorbrowser.copilot.gate import CopilotGate
-from colorbrowser.copilot.live import Live
 from colorbrowser.copilot.metrics import measure
-from colorbrowser.copilot.turn import PersonTurn
-from colorbrowser.plan.format import OracleMiss, Plan, parse_step
-from colorbrowser.plan.format import Step as PlanStep
-from colorbrowser.protocols import Hook
-from colorbrowser.steps import Step
+from colorbrowser.plan.format import Plan
+from copilot_agents import AGENTS, WorkflowFirst
+from copilot_figures import Outcome, change_lines, corrected_line, table
+from copilot_person import ScriptedPerson, episode_type
 
-WAIT = "scroll(0, 0)"  # the replay agent's no-op while a target loads
-LOOKS = 3  # how often the person looks again for a target that has not appeared
 NOTE = ("mechanism figures, not comparable to CowPilot's human study: the person is a "
         "script that knows the answer, the tasks are the arena's")
-
-
-def _canon(text: str) -> str:
-    try:
-        return str(parse_action(text))
-    except Exception:  # an unparsable proposal matches nothing
-        return text
-
-
-def _reopens(proposed: str, url: str) -> bool:
-    """Whether the proposal opens the page already shown (a workflow starts where its
-    run started, which is where a task's start page already is): a no-op."""
-    try:
-        action = parse_action(proposed)
-    except Exception:  # an unparsable proposal is no no-op
-        return False
-    if action.name != "goto" or not action.args:
-        return False
-
-    def norm(text: str) -> str:
-        return str(text).split("#", 1)[0].rstrip("/")
-
-    return norm(action.args[0]) == norm(url)
-
-
-# -- the scripted person ------------------------------------------------------------------
-@dataclass
-class ScriptedPerson:
-    """Knows the plan; answers proposals through the channel; owes a step after a reject."""
-
-    plan: list[PlanStep]
-    channel: Channel | None = None
-    episode: CopilotEpisode | None = None
-    position: int = 0
-    expect: Any = None  # the target the last step should make appear
-    owes: bool = False  # rejected: the person takes the plan's step now
-    log: list[str] = field(default_factory=list)
-
-    @classmethod
-    def knowing(cls, plan: Plan) -> ScriptedPerson:
-        steps = list(plan.steps)
-        if not steps or steps[-1].action != "stop":
-            steps.append(parse_step("stop()"))  # the plan ends: the person says done
-        return cls(steps)
-
-    def next_action(self, obs) -> str | None:
-        """The plan's next step on this page, or None while its target is not there."""
-        if self.position >= len(self.plan):
-            return "stop()"
-        try:
-            return _canon(self.plan[self.position].action_text(obs, os.environ))
-        except OracleMiss:
-            return None
-
-    def waiting(self, obs) -> bool:
-        if self.expect is None:
-            return False
-        try:
-            self.expect.find(obs)
-        except OracleMiss:
-            return True
-        self.expect = None
-        return False
-
-    def on_proposal(self, data: dict[str, Any]) -> None:
-        assert self.channel is not None and self.episode is not None
-        obs = self.episode.obs
-        proposed = _canon(str(data.get("action") or ""))
-        wanted = self.next_action(obs) if obs is not None else None
-        if wanted is not None and proposed == wanted and not self.waiting(obs):
-            self._advance()
-            self.channel.send(Command(kind="run", proposal=data["id"]))
-            return
-        if proposed == _canon(WAIT) and (wanted is None or self.waiting(obs)):
-            self.channel.send(Command(kind="run", proposal=data["id"]))
-            return
-        if obs is not None and _reopens(proposed, obs.url):
-            self.channel.send(Command(kind="run", proposal=data["id"]))  # changes nothing
-            return
-        step = self.plan[min(self.position, len(self.plan) - 1)]
-        self.owes = True
-        self.channel.send(Command(kind="reject", proposal=data["id"],
-                                  reason=f"the next step is: {step.describe()}"))
-
-    def _advance(self) -> None:
-        step = self.plan[self.position]
-        self.position += 1
-        self.expect = step.expect
-
-    def take_step(self, episode: CopilotEpisode) -> Step | None:
-        """The plan's step, done by the person on the page as it is now."""
-        self.owes = False
-        if self.position >= len(self.plan):
-            return None
-        obs = episode.current()
-        for look in range(LOOKS + 1):
-            if not self.waiting(obs):
-                text = self.next_action(obs)
-                if text is not None:
-                    self._advance()
-                    return episode.apply(parse_action(text), "person",
-                                         thought="the person's own step")
-            if look < LOOKS:
-                episode.env.page.wait_for_timeout(400)
-                obs = episode.observe()
-        self.log.append(f"plan step {self.position + 1} not on {obs.url}")
-        self.position = len(self.plan)  # the plan does not fit; the person gives up
-        return None
-
-
-class PersonFeed(Feed):
-    """The panel's feed, read by the scripted person instead of a browser tab."""
-
-    def __init__(self, person: ScriptedPerson) -> None:
-        super().__init__()
-        self.person = person
-
-    def publish(self, kind: str, data: dict[str, Any]) -> None:
-        super().publish(kind, data)
-        if kind == "proposal" and not data.get("done"):
-            self.person.on_proposal(data)
-
-
-class QuietLive(Live):
-    """No panel watches: no screenshots or overlays, only the gate's waits."""
-
-    def screenshot(self, force: bool = False) -> None:
-        return None
-
-    def highlight(self, bbox) -> None:
-        return None
-
-    def unhighlight(self) -> None:
-        return None
-
-
-class StudyEpisode(CopilotEpisode):
-    person: ScriptedPerson
-    taken: list[Step]
-
-    def step(self) -> Step:
-        step = super().step()
-        if self.person.owes and self.state.status == "running":
-            self.person.take_step(self)
-        return step
-
-    def record(self, *args, **kwargs) -> Step:
-        step = super().record(*args, **kwargs)
-        self.taken.append(step)
-        return step
-
-
-def episode_type(person: ScriptedPerson) -> type[StudyEpisode]:
-    """An episode class whose instances answer to ``person`` through a real gate."""
-
-    class Bound(StudyEpisode):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self.person, self.taken = person, []
-            channel = Channel()
-            channel.feed = PersonFeed(person)
-            env = self.env
-            live = QuietLive(lambda: env.page, channel.feed)
-            gate = CopilotGate(channel, live, mode="copilot", countdown=0.0,
-                               observation=lambda: self.obs)
-            self.attach(gate, PersonTurn(channel, live, None, lambda command: None))
-            person.channel, person.episode = channel, self
-
-    return Bound
-
-
-# -- agents -------------------------------------------------------------------------------
-Deciders = Callable[[str, Plan, int], Any]
-
-
-def oracle_decider(task: str, plan: Plan, max_steps: int):
-    from colorbrowser.evaluation.replay import ReplayOperator
-
-    return ReplayOperator(plan.encode())
-
-
-def random_decider(task: str, plan: Plan, max_steps: int):
-    from colorbrowser.plan.random_agent import RandomDecider
-
-    return RandomDecider(seed=sum(map(ord, task)), steps=max(1, max_steps - 2))
-
-
-AGENTS: dict[str, Deciders | None] = {"oracle": oracle_decider, "random": random_decider,
-                                       "model": None}  # None: the Operator on the model
-
-
-class WorkflowFirst(Hook):
-    """The agent's decider, unless a workflow in the knowledge base fits the goal: then
-    the workflow runner, with the agent as its fallback for a step that misses. Chosen at
-    the first decision, when the goal and the start page are known (the oracle and random
-    agents decide themselves, so the run factory does not choose for them)."""
-
-    def __init__(self, kb, fallback) -> None:
-        self.kb, self.fallback = kb, fallback
-        self.runner = None
-        self.chosen = False
-
-    def decide(self, view):
-        if not self.chosen:
-            from colorbrowser.workflows.match import choose
-            from colorbrowser.workflows.runner import WorkflowRunner
-
-            self.chosen = True
-            choice = choose(self.kb, view.obs.url, view.goal)
-            if choice is not None and choice.kind == "run":
-                self.runner = WorkflowRunner(choice.workflow, choice.params, self.fallback,
-                                             kb=self.kb)
-        return (self.runner or self.fallback).decide(view)
-
-    def after_step(self, episode, ctx, step) -> None:
-        if self.runner is not None:
-            self.runner.after_step(episode, ctx, step)
-
-    def on_end(self, episode, result) -> None:
-        if self.runner is not None:
-            self.runner.on_end(episode, result)
-
-
-# -- the study ----------------------------------------------------------------------------
-@dataclass
-class Outcome:
-    agent: str
-    knowledge: str
-    task: str
-    metrics: dict[str, Any]
-    seconds: float
-    notes: list[str]
 
 
 def settings_for(kb_path: Path, max_steps: int, knowledge: str):
@@ -382,71 +142,6 @@ def accept_tips(kb) -> int:
                               patterns=[request.pattern] if request.pattern else [])
 
     return len(review(kb, Accepts()).resolved)
-
-
-def rows(outcomes: list[Outcome]):
-    from colorbrowser.evaluation.collaboration import collaboration
-    from colorbrowser.evaluation.records import EpisodeRecord
-
-    records = [EpisodeRecord(task=o.task, variant=f"{o.agent} knowledge={o.knowledge}",
-                             config_hash="copilot-study", success=o.metrics["outcome"] == "success",
-                             info={"copilot": o.metrics}) for o in outcomes]
-    return collaboration(Path("."), records)
-
-
-def table(outcomes: list[Outcome]) -> list[str]:
-    lines = [f"{'agent':<8} {'knowledge':<9} {'tasks':>5} {'success':>8} {'agent st':>8} "
-             f"{'human st':>8} {'human share':>11} {'interv.':>7} {'agent-driven':>12}"]
-    order = {name: i for i, name in enumerate(AGENTS)}
-    found = sorted(rows(outcomes), key=lambda r: (order.get(r.variant.split()[0], 9),
-                                                  r.variant.split()[1]))
-    for r in found:
-        agent, knowledge = r.variant.split()
-        lines.append(f"{agent:<8} {knowledge.split('=')[1]:<9} {r.episodes:>5} "
-                     f"{r.success:>8.0%} {r.agent_steps:>8.1f} {r.human_steps:>8.1f} "
-                     f"{r.human_share:>11.0%} {r.interventions:>7.2f} {r.agent_driven:>12.0%}")
-    return lines
-
-
-SECOND = {"on": "tips", "workflows": "workflows"}  # second passes and what they add
-
-
-def change_lines(outcomes: list[Outcome]) -> list[str]:
-    lines = []
-    for agent in AGENTS:
-        before = [o for o in outcomes if o.agent == agent and o.knowledge == "off"]
-        for second, label in SECOND.items():
-            after = {o.task: o for o in outcomes if o.agent == agent and o.knowledge == second}
-            pairs = [(b, after[b.task]) for b in before if b.task in after]
-            if not pairs:
-                continue
-            a = sum(b.metrics["interventions"] for b, _ in pairs)
-            z = sum(n.metrics["interventions"] for _, n in pairs)
-            fewer = sum(n.metrics["interventions"] < b.metrics["interventions"]
-                        for b, n in pairs)
-            more = sum(n.metrics["interventions"] > b.metrics["interventions"]
-                       for b, n in pairs)
-            ran = sum(1 for _, n in pairs if n.metrics.get("workflow"))
-            by = f", {ran} run by a workflow" if second == "workflows" else ""
-            lines.append(f"{agent} with {label}: interventions {a} -> {z} over {len(pairs)} "
-                         f"tasks ({fewer} tasks fewer, {more} more{by})")
-    return lines
-
-
-def corrected_line(outcomes: list[Outcome]) -> str | None:
-    """Interventions on the tasks the person corrected in the first pass (and that then
-    succeeded, so a workflow could be kept): first pass, then each second pass."""
-    first = {(o.agent, o.task): o for o in outcomes if o.knowledge == "off"
-             and o.metrics["interventions"] and o.metrics["outcome"] == "success"}
-    if not first:
-        return None
-    parts = [f"first pass {sum(o.metrics['interventions'] for o in first.values())}"]
-    for second, label in SECOND.items():
-        again = [o for o in outcomes if o.knowledge == second and (o.agent, o.task) in first]
-        if len(again) == len(first):
-            parts.append(f"second pass with {label} "
-                         f"{sum(o.metrics['interventions'] for o in again)}")
-    return (f"corrected tasks ({len(first)}, all agents): interventions " + ", ".join(parts))
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

@@ -113,6 +113,17 @@ def compose_yaml(text: str | bytes, source: str) -> tuple[yaml.Node | None, Any]
         loader.dispose()
 
 
+def compose_yaml_as(text: str | bytes, source: str, error: type[UserError]
+                    ) -> tuple[yaml.Node | None, Any]:
+    """``compose_yaml`` for a file people edit by hand (tips, workflows): a failure is
+    ``error`` saying ``source:line: invalid YAML: ...``, so it points at the line."""
+    try:
+        return compose_yaml(text, source)
+    except DataFileError as exc:
+        line = f":{exc.line}" if exc.line else ""
+        raise error(f"{source}{line}: invalid YAML: {exc.problem}") from None
+
+
 def _check_yaml_graph(root: yaml.Node, source: str) -> None:
     """Refuse aliases that loop or multiply the document, and deep nesting.
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 import yaml
 
-from colorbrowser.datafile import DataFileError, parse_yaml
+from colorbrowser.datafile import compose_yaml_as
 from colorbrowser.destination import Destination
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import (
@@ -189,11 +189,7 @@ def _edit_form(tip) -> str:
 
 
 def _parse_edit_form(text: str, tip_id: str) -> dict:
-    try:
-        data = parse_yaml(text, "edited tip")
-    except DataFileError as exc:
-        line = f":{exc.line}" if exc.line else ""
-        raise TipFileError(f"edited tip{line}: invalid YAML: {exc.problem}") from None
+    data = compose_yaml_as(text, "edited tip", TipFileError)[1]
     if not isinstance(data, dict):
         raise UserError("edited tip: expected a mapping of fields")
     if str(data.get("id", tip_id)) != tip_id:

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from colorbrowser.datafile import DataFileError, compose_yaml, read_text
+from colorbrowser.datafile import compose_yaml_as, read_text
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.tip import InvalidTip, Tip, check_tip, describe_validation, format_time
 
@@ -131,11 +131,7 @@ def dump_yaml(tips: Iterable[Tip], *, stats: bool = True) -> str:
 
 
 def load_yaml(text: str, source: str = "<yaml>", *, check: bool = True) -> list[Tip]:
-    try:
-        node, data = compose_yaml(text, source)
-    except DataFileError as exc:
-        line = f":{exc.line}" if exc.line else ""
-        raise TipFileError(f"{source}{line}: invalid YAML: {exc.problem}") from None
+    node, data = compose_yaml_as(text, source, TipFileError)
     if data is None:
         return []
     if isinstance(data, dict) and isinstance(data.get("tips"), list):

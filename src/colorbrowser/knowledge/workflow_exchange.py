@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from colorbrowser.datafile import DataFileError, compose_yaml, read_text
+from colorbrowser.datafile import compose_yaml_as, read_text
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import _Dumper, write_atomic
 from colorbrowser.knowledge.workflow import Workflow
@@ -45,11 +45,7 @@ def dump_yaml(flows: Iterable[Workflow], *, stats: bool = True) -> str:
 
 
 def load_yaml(text: str, source: str = "<yaml>") -> list[Workflow]:
-    try:
-        node, data = compose_yaml(text, source)
-    except DataFileError as exc:
-        line = f":{exc.line}" if exc.line else ""
-        raise WorkflowFileError(f"{source}{line}: invalid YAML: {exc.problem}") from None
+    node, data = compose_yaml_as(text, source, WorkflowFileError)
     if data is None:
         return []
     if not isinstance(data, dict) or set(data) != {KEY} or not isinstance(data[KEY], list):
