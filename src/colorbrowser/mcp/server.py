@@ -107,10 +107,20 @@ def _fitted(seen: Seen, what: list[str], lines: list[str], max_tokens: int, from
     empty = view.Window([], 0, 0, len(lines), 0)
     frame = count_tokens(_observe_answer(seen, what, empty, max_tokens, cut=True,
                                          options_cut=every is not None)) + 12
-    window = view.fit(lines, max(1, max_tokens - frame), count_tokens, start=from_line - 1)
-    options_cut = every is not None and any(line not in every for line in window.lines)
-    return _observe_answer(seen, what, window, max_tokens, cut=window.cut,
-                           options_cut=options_cut), window
+    room = max(1, max_tokens - frame)
+    while True:
+        window = view.fit(lines, room, count_tokens, start=from_line - 1)
+        options_cut = every is not None and any(line not in every for line in window.lines)
+        answer = _observe_answer(seen, what, window, max_tokens, cut=window.cut,
+                                 options_cut=options_cut)
+        if window.tokens + frame < max_tokens - 24 or room == 1:
+            return answer, window  # far from the budget: no need to count it again
+        # Near the budget, the lines counted apart and the frame's random fence tag
+        # can come out a few tokens over once joined: count the answer, cut more.
+        over = count_tokens(answer) - max_tokens
+        if over <= 0:
+            return answer, window
+        room = max(1, room - over - 4)
 
 
 def _observe_answer(seen: Seen, what: list[str], window: view.Window, max_tokens: int, *,
