@@ -1,7 +1,8 @@
 """MCP snapshots: our ``browser_observe`` against the Playwright MCP server's own
 ``browser_snapshot``, same pages, same run, both driven through the MCP SDK's client.
 
-Pages: the generated corpus (benchmarks/corpus), the MCP test pages (tests/pages/mcp),
+Pages: the generated corpus (benchmarks/corpus), the MCP test pages (tests/pages/mcp;
+languages.html has a select of 120 options, more than the agent reads inline),
 the demo shop's pages (the shop the README and benchmarks/explore.py use), five
 MiniWoB++ tasks (seed 0, started by a script added to the page so that both
 servers only have to open a URL) and, with ``--arena-instance N``, the biggest list
@@ -12,7 +13,8 @@ Ours runs in process (the SDK's in-memory client) with its own Chromium; theirs 
 ``--isolated``, same viewport), spoken to over a stdio pipe by the same SDK. Per page,
 after a warm-up call, the two sides alternate ``--runs`` timed calls each:
   ours   = browser_observe with the budget lifted (max_tokens=100000), so the whole
-           tree is measured (the default budget, 4,000 tokens, is shown beside it);
+           tree is measured, every option of every select listed (the default
+           budget, 4,000 tokens, is shown beside it);
   theirs = browser_snapshot.
 Tokens: the whole text of each tool result (headers, fences, URLs), counted with the
 SmolLM2 tokenizer. Coverage: each interactive element of their snapshot (a line with
@@ -63,7 +65,7 @@ PW_VERSION = "0.0.83"
 DEFAULT_PW_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) \
     / "colorbrowser" / "playwright-mcp"
 CORPUS = ["big.html", "article.html", "table.html", "admin.html", "frames.html"]
-TEST_PAGES = ["mcp/list.html", "mcp/form.html", "browser/actions.html"]
+TEST_PAGES = ["mcp/list.html", "mcp/form.html", "mcp/languages.html", "browser/actions.html"]
 # The demo shop (src/colorbrowser/demo/site): its pages fill themselves in by script.
 SHOP = ["index.html", "category.html?c=Shoes", "product.html?id=5", "search.html?q=socks",
         "cart.html", "checkout.html"]

@@ -69,6 +69,9 @@ class Observation:
     som: bytes | None = None  # Set-of-Marks PNG (same bids as axtree)
     changes: str | None = None  # short "what changed" line since the last step
     dom_hash: str = ""  # cheap fingerprint for "did anything change" checks
+    # The tree with every option of every select listed, when observe() was asked for it
+    # and axtree had to cut a long option list ("(+N more)"); None otherwise.
+    every_option_tree: str | None = None
 
     @property
     def bids(self) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from colorbrowser.browser.observe import format_axtree
+from colorbrowser.browser.tree import MAX_INLINE_OPTIONS, has_long_option_list
 
 # Row layout: [bid, role, name, parent, flags, states, x, y, w, h, frame, tag]
 
@@ -48,6 +49,19 @@ def test_select_options_are_listed_on_the_select_line():
             row("2", "option", "S", 0, flags=1, tag="option"),
             row("3", "option", "M", 0, flags=1, states={"selected": True}, tag="option")]
     assert format_axtree(rows) == "[1] combobox 'Size' value='M' options=['S', 'M']"
+
+
+def test_a_long_option_list_is_cut_unless_every_option_is_asked_for():
+    labels = [f"L{i}" for i in range(1, MAX_INLINE_OPTIONS + 3)]
+    rows = [row("1", "combobox", "Language", flags=1, tag="select")]
+    rows += [row(str(i + 2), "option", label, 0, flags=1, tag="option")
+             for i, label in enumerate(labels)]
+    assert has_long_option_list(rows) and not has_long_option_list(rows, len(labels))
+    assert format_axtree(rows) == \
+        f"[1] combobox 'Language' options={labels[:MAX_INLINE_OPTIONS]!r} (+2 more)"
+    assert format_axtree(rows, max_options=None) == f"[1] combobox 'Language' options={labels!r}"
+    assert format_axtree(rows, max_options=3) == \
+        f"[1] combobox 'Language' options={labels[:3]!r} (+{len(labels) - 3} more)"
 
 
 def test_interactive_only_drops_structure_but_keeps_text_and_controls():

@@ -36,6 +36,24 @@ def test_tree_prints_roles_names_and_states(env, page_url):
     assert find(obs, "Reviews", "tab").states.get("selected") is None
 
 
+def test_a_long_option_list_is_cut_for_the_agent_and_kept_whole_on_request(env, pages_url,
+                                                                           page_url):
+    obs = env.reset(f"{pages_url}/mcp/languages.html")
+    select = find(obs, "Language", "combobox")
+    # The agent reads the first 50 options of 120 at each step.
+    assert line_of(obs, select.bid).endswith("'Language 49', 'Language 50'] (+70 more)")
+    assert obs.every_option_tree is None
+    asked = observe(env.session, obs, screenshots=False, every_option=True)
+    assert asked.axtree == obs.axtree  # its own tree is the same
+    every = [line.strip() for line in asked.every_option_tree.splitlines()
+             if line.strip().startswith(f"[{select.bid}] ")]
+    assert every == [f"[{select.bid}] combobox 'Language' value='Language 1' options="
+                     f"{[f'Language {i}' for i in range(1, 121)]!r}"]
+    # A page whose lists are all short has one tree only.
+    env.reset(page_url("basic.html"))
+    assert observe(env.session, screenshots=False, every_option=True).every_option_tree is None
+
+
 def test_password_values_are_masked(env, page_url):
     obs = env.reset(page_url("basic.html"))
     pw = find(obs, "Password", "textbox")

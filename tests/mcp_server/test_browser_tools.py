@@ -3,6 +3,7 @@ client, against local pages in real Chromium."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import re
 
@@ -89,6 +90,61 @@ def test_observe_is_capped_and_can_be_searched_paged_and_cut_by_depth(mcp_url):
 
             bad = await c.call_tool("browser_observe", {"diff_since": "o999"})
             assert bad.isError and "o999" in text(bad)
+    run_async(body)
+
+
+LANGUAGES = [f"Language {i}" for i in range(1, 121)]
+
+
+def options_of(observation: str, name: str) -> tuple[list[str], str]:
+    """The options a select's line lists, and what follows the list."""
+    line = re.search(rf"^ *\[\w+\] combobox '{name}'.*$", observation, re.M)
+    assert line, f"no select {name!r} in:\n{observation}"
+    listed = re.search(r"options=(\[.*?\])(.*)$", line.group(0))
+    assert listed, line.group(0)
+    return ast.literal_eval(listed.group(1)), listed.group(2)
+
+
+def test_observe_lists_every_option_of_a_long_select_when_it_fits(mcp_url):
+    async def body():
+        async with client() as c:
+            await c.call_tool("browser_act", {"action": f"goto('{mcp_url('languages.html')}')"})
+            seen = text(await c.call_tool("browser_observe", {}))
+            assert count_tokens(seen) <= 4000
+            # All 120, not the first 50 the agent reads at each step.
+            assert options_of(seen, "Language") == (LANGUAGES, "")
+            assert "more)" not in seen and "Not every option" not in seen
+
+            language = bid(seen, "combobox", "Language")
+            chosen = await c.call_tool("browser_act",
+                                       {"action": f"select_option('{language}', 'Language 117')"})
+            assert not chosen.isError, text(chosen)
+            assert "value='Language 117'" in text(await c.call_tool("browser_observe", {}))
+    run_async(body)
+
+
+def test_a_page_over_the_budget_cuts_long_option_lists_and_says_how_to_see_them(mcp_url):
+    async def body():
+        async with client() as c:
+            url = mcp_url("languages.html?rows=400")
+            await c.call_tool("browser_act", {"action": f"goto('{url}')"})
+            capped = text(await c.call_tool("browser_observe", {}))
+            assert count_tokens(capped) <= 4000  # the budget holds
+            listed, after = options_of(capped, "Language")
+            assert listed == LANGUAGES[:50] and after.startswith(" (+70 more)")
+            assert "find= with an option's text" in capped  # what was left out, and how
+            assert "from_line=" in capped and "Undo 400" not in capped
+            total = re.search(r"lines 1-\d+ of (\d+)", capped).group(1)
+
+            found = text(await c.call_tool("browser_observe", {"find": "Language 117"}))
+            assert options_of(found, "Language") == (LANGUAGES, "")
+            assert "Not every option" not in found and "Undo" not in found
+
+            whole = text(await c.call_tool("browser_observe", {"max_tokens": 100_000}))
+            assert options_of(whole, "Language") == (LANGUAGES, "")
+            assert "Undo 400" in whole and "Not every option" not in whole
+            # Cut lists or not, line numbers are those of one tree.
+            assert f"lines 1-{total} of {total}" in whole
     run_async(body)
 
 

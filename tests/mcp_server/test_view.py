@@ -59,3 +59,57 @@ def test_a_single_line_over_the_budget_comes_back_cut():
     window = view.fit([huge, "[2] button 'Next'"], 100, count_tokens)
     assert len(window.lines) == 1 and window.lines[0].endswith("…")
     assert count_tokens(window.lines[0]) <= 130 and window.cut and window.end == 1
+    assert window.clipped and not window.whole
+    alone = view.fit([huge], 100, count_tokens)  # the only line: nothing after it, yet cut
+    assert not alone.cut and alone.clipped and not alone.whole
+
+
+def test_a_diff_lists_every_option_when_it_fits_and_the_agents_first_50_when_not():
+    from colorbrowser.mcp.server import observe_text
+    from colorbrowser.mcp.workspace import Seen
+
+    labels = [f"Language {i}" for i in range(1, 121)]
+
+    def seen(obs_id: str, value: str) -> Seen:
+        head = f"  [2] combobox 'Language' value='{value}' options="
+        return Seen(id=obs_id, url="http://x/", title="t", header=["URL: http://x/"],
+                    lines=["[1] main", f"{head}{labels!r}"],
+                    brief=["[1] main", f"{head}{labels[:50]!r} (+70 more)"])
+
+    before, after = seen("o1", "Language 1"), seen("o2", "Language 117")
+    whole = observe_text(after, find=None, depth=None, since=before, max_tokens=4000,
+                         from_line=1)
+    assert whole.count("'Language 120'") == 2 and "more)" not in whole  # the - and + lines
+    short = observe_text(after, find=None, depth=None, since=before, max_tokens=1000,
+                         from_line=1)
+    assert count_tokens(short) <= 1000 and "'Language 120'" not in short
+    assert short.count("(+70 more)") == 2 and "value='Language 117'" in short
+    assert "find= with an option's text" in short
+
+
+def test_every_answer_stays_within_its_budget_once_joined(monkeypatch):
+    """Lines are counted apart, and each fence gets a random tag, which may take more
+    tokens in the answer than in the frame that was counted first: joined, an answer
+    near its budget came out a few tokens over. Here the tags alternate between one
+    of few tokens and one of more, the worst case."""
+    import itertools
+    import random
+
+    from colorbrowser.mcp.server import observe_text
+    from colorbrowser.mcp.workspace import Seen
+
+    tags = itertools.cycle(["ffffffff", "0a1b2c3d"])
+    monkeypatch.setattr("colorbrowser.llm.prompts.secrets.token_hex", lambda _: next(tags))
+    rng = random.Random(7)
+    words = ["Main Page", "Special:AllPages", "Valdoria", "édition", "2026-11-26", "→",
+             "[[x]]", "ab12", "  "]
+    lines = ["  " * rng.randint(0, 4) + f"[{i}] link '"
+             + " ".join(rng.choice(words) for _ in range(rng.randint(1, 6))) + "'"
+             for i in range(3000)]
+    url = "http://127.0.0.1:11204/index.php?title=Special:AllPages"
+    seen = Seen(id="o1", url=url, title="All pages", header=[f"URL: {url}"], lines=lines)
+    for budget in range(300, 4001, 185):
+        for start in (1, 500):
+            answer = observe_text(seen, find=None, depth=None, since=None, max_tokens=budget,
+                                  from_line=start)
+            assert count_tokens(answer) <= budget, (budget, start)

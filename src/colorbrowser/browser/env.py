@@ -39,8 +39,12 @@ from colorbrowser.types import Action, ActionResult, Observation
 class BrowserEnv:
     """Real Chromium behind the ``Environment`` protocol; the browser starts on first use."""
 
-    def __init__(self, settings: BrowserSettings | None = None) -> None:
+    def __init__(self, settings: BrowserSettings | None = None, *,
+                 every_option: bool = False) -> None:
         self.settings = settings or BrowserSettings()
+        # Also keep a tree with every option of long selects (see observe()); the agent's
+        # own prompt always reads the capped one.
+        self.every_option = every_option
         self.session = BrowserSession(self.settings)
         self._last: Observation | None = None
         self._pending_error: str | None = None
@@ -124,7 +128,7 @@ class BrowserEnv:
         s = self.settings
         return observe(self.session, previous, interactive_only=s.interactive_only,
                        offscreen=s.offscreen, screenshots=s.screenshots,
-                       secrets=self._secrets())
+                       secrets=self._secrets(), every_option=self.every_option)
 
     def _observe_once(self) -> Observation:
         frozen = self.session.page

@@ -26,7 +26,7 @@ from colorbrowser.browser.changes import describe_changes, marked_new
 from colorbrowser.browser.masking import cover, secret_boxes
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
-from colorbrowser.browser.tree import format_axtree
+from colorbrowser.browser.tree import format_axtree, has_long_option_list
 from colorbrowser.types import BBox, ElementInfo, Observation
 from colorbrowser.utf8 import utf8_safe_tree
 
@@ -241,10 +241,13 @@ def som_marks(elements: dict[str, ElementInfo], vp: tuple[int, int]) -> list[Ele
 
 def observe(session: BrowserSession, previous: Observation | None = None, *,
             interactive_only: bool = False, screenshots: bool = True,
-            offscreen: bool = True, secrets: Collection[str] = ()) -> Observation:
+            offscreen: bool = True, secrets: Collection[str] = (),
+            every_option: bool = False) -> Observation:
     """Observe the active tab. A tab that crashed or vanished is replaced and reported.
 
-    Fields whose value holds one of ``secrets`` are covered in the screenshots."""
+    Fields whose value holds one of ``secrets`` are covered in the screenshots. With
+    ``every_option``, a tree listing every option of a long select is kept beside the
+    usual one (``every_option_tree``), for a reader with room for it (the MCP server)."""
     errors: list[str] = []
     scan: PageScan | None = None
     page = session.page
@@ -277,6 +280,8 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
     elements = _elements(scan, rows, previous, same_doc)
     marks = marked_new(elements)
     axtree = format_axtree(rows, interactive_only=interactive_only, new=marks)
+    every = format_axtree(rows, interactive_only=interactive_only, new=marks, max_options=None) \
+        if every_option and has_long_option_list(rows) else None
     # The hash ignores the new-element marks: they say when, not what, the page shows.
     plain = _MARK.sub(r"\1[", axtree) if marks else axtree
     obs = Observation(
@@ -286,6 +291,7 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
         notice="; ".join(errors) or None,
         dialog=session.pop_dialogs(), elements=elements,
         dom_hash=hashlib.blake2b(f"{scan.url}\n{plain}".encode(), digest_size=8).hexdigest(),
+        every_option_tree=every,
     )
     setattr(obs, _DOC_ATTR, scan.doc)
     if screenshots:

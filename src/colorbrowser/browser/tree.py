@@ -55,17 +55,33 @@ _STRUCTURE = {"banner", "navigation", "main", "contentinfo", "complementary", "r
               "search", "list", "table", "row", "rowgroup", "group", "article", "figure",
               "iframe", "generic", "none", "tablist", "menu", "menubar", "toolbar", "tree",
               "grid", "radiogroup", "separator"}
-_MAX_INLINE_OPTIONS = 50
+# The agent reads at most this many options of a select on its line, then "(+N more)":
+# a country or year list would otherwise cost hundreds of tokens at every step.
+MAX_INLINE_OPTIONS = 50
+
+
+def has_long_option_list(rows: list[list[Any]], limit: int = MAX_INLINE_OPTIONS) -> bool:
+    """Whether some <select> has more than ``limit`` options (so a cap would cut it)."""
+    counts = [0] * len(rows)
+    for row in rows:
+        p = row[3]
+        if p >= 0 and row[11] == "option" and rows[p][11] == "select":
+            counts[p] += 1
+            if counts[p] > limit:
+                return True
+    return False
 
 
 def format_axtree(rows: list[list[Any]], *, interactive_only: bool = False,
-                  new: Collection[str] = ()) -> str:
+                  new: Collection[str] = (),
+                  max_options: int | None = MAX_INLINE_OPTIONS) -> str:
     """Indented ``[bid] role 'name' states`` lines; text runs print as ``text: ...``.
 
     An element whose only content is one text run prints it after a colon; options
-    of a <select> are listed on the select's line; an unnamed wrapper around a single
-    element is not printed. With ``interactive_only`` structure-only lines go away;
-    controls and text stay. Bids in ``new`` get a ``*`` (``*[31] dialog 'Confirm'``).
+    of a <select> are listed on the select's line, at most ``max_options`` of them
+    (None: every one); an unnamed wrapper around a single element is not printed.
+    With ``interactive_only`` structure-only lines go away; controls and text stay.
+    Bids in ``new`` get a ``*`` (``*[31] dialog 'Confirm'``).
     """
     n = len(rows)
     children = [0] * n
@@ -119,7 +135,7 @@ def format_axtree(rows: list[list[Any]], *, interactive_only: bool = False,
             parts.append(repr(row[2]))
         parts.extend(state_words(row[5] or {}))
         if i in options:
-            shown = options[i][:_MAX_INLINE_OPTIONS]
+            shown = options[i] if max_options is None else options[i][:max_options]
             more = len(options[i]) - len(shown)
             parts.append(f"options={shown!r}" + (f" (+{more} more)" if more else ""))
         line = " ".join(parts)

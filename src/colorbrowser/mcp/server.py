@@ -19,6 +19,7 @@ from mcp.server.fastmcp import Context, FastMCP, Image
 from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import Field
 
+from colorbrowser.browser.tree import MAX_INLINE_OPTIONS
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.llm.prompts import Fence, render
 from colorbrowser.mcp import view
@@ -48,35 +49,87 @@ async def _run(ws: Workspace, what: str, fn, *args: Any) -> Any:
 
 def observe_text(seen: Seen, *, find: str | None, depth: int | None, since: Seen | None,
                  max_tokens: int, from_line: int) -> str:
-    """The ``browser_observe`` answer for one observation (see view.py)."""
-    from colorbrowser.llm.tokens import count_tokens
+    """The ``browser_observe`` answer for one observation (see view.py).
 
-    lines, what = seen.lines, []
+    Every option of every select is listed when the answer fits ``max_tokens`` whole.
+    When it does not, long option lists are cut as the agent reads them (the first
+    50, "(+N more)"), so the window holds more of the page, and the answer says how
+    to see the rest. Both trees have the same lines, so line numbers and matches of
+    ``find`` are those of the full tree."""
+    what: list[str] = []
+    full, brief = seen.lines, seen.brief
+    aligned = True  # brief is full line for line (a diff of each need not be)
     if since is not None and since.url != seen.url:
         what.append(f"another page than {since.id}, shown whole")  # a diff would be longer
     elif since is not None:
-        lines = view.diff(since.lines, lines)
-        what.append(f"changes since {since.id}" if lines else f"no change since {since.id}")
+        full = view.diff(since.lines, seen.lines)
+        if brief is not None:
+            brief, aligned = view.diff(since.brief or since.lines, brief), False
+        what.append(f"changes since {since.id}" if full else f"no change since {since.id}")
+    said = list(what)
+    keep = _narrowed(full, depth, find, what)
+    lines = [full[i] for i in keep]
+    answer, window = _fitted(seen, what, lines, max_tokens, from_line)
+    if window.whole or brief is None:
+        return answer
+    if aligned:
+        short = [brief[i] for i in keep]
+    else:
+        what = said
+        short = [brief[i] for i in _narrowed(brief, depth, find, what)]
+    if short == lines:
+        return answer
+    return _fitted(seen, what, short, max_tokens, from_line, every=set(lines))[0]
+
+
+def _narrowed(lines: list[str], depth: int | None, find: str | None,
+              what: list[str]) -> list[int]:
+    """Indices of the lines ``depth=`` and ``find=`` keep; says so in ``what``."""
+    keep = list(range(len(lines)))
     if depth is not None:
-        lines = view.by_depth(lines, depth)
+        keep = view.by_depth_at(lines, depth)
         what.append(f"depth {depth}")
     if find:
-        lines = view.find(lines, find)
-        what.append(f"{len(lines)} lines around {find!r}" if lines else f"nothing holds {find!r}")
+        keep = [keep[j] for j in view.find_at([lines[i] for i in keep], find)]
+        what.append(f"{len(keep)} lines around {find!r}" if keep else f"nothing holds {find!r}")
+    return keep
+
+
+def _fitted(seen: Seen, what: list[str], lines: list[str], max_tokens: int, from_line: int,
+            *, every: set[str] | None = None) -> tuple[str, view.Window]:
+    """The answer holding as many lines from ``from_line`` as fit the budget. With
+    ``every`` (the lines listing every option), a shown line not among them had its
+    option list cut, and the answer says how to see it whole."""
+    from colorbrowser.llm.tokens import count_tokens
+
     # The budget is for the whole answer: what surrounds the tree (header, fence, the
-    # note on how to go on) is counted first, with room for its numbers to grow.
+    # notes on how to go on) is counted first, with room for its numbers to grow.
     empty = view.Window([], 0, 0, len(lines), 0)
-    frame = count_tokens(_observe_answer(seen, what, empty, max_tokens, cut=True)) + 12
-    window = view.fit(lines, max(1, max_tokens - frame), count_tokens, start=from_line - 1)
-    return _observe_answer(seen, what, window, max_tokens, cut=window.cut)
+    frame = count_tokens(_observe_answer(seen, what, empty, max_tokens, cut=True,
+                                         options_cut=every is not None)) + 12
+    room = max(1, max_tokens - frame)
+    while True:
+        window = view.fit(lines, room, count_tokens, start=from_line - 1)
+        options_cut = every is not None and any(line not in every for line in window.lines)
+        answer = _observe_answer(seen, what, window, max_tokens, cut=window.cut,
+                                 options_cut=options_cut)
+        if window.tokens + frame < max_tokens - 24 or room == 1:
+            return answer, window  # far from the budget: no need to count it again
+        # Near the budget, the lines counted apart and the frame's random fence tag
+        # can come out a few tokens over once joined: count the answer, cut more.
+        over = count_tokens(answer) - max_tokens
+        if over <= 0:
+            return answer, window
+        room = max(1, room - over - 4)
 
 
 def _observe_answer(seen: Seen, what: list[str], window: view.Window, max_tokens: int, *,
-                    cut: bool) -> str:
+                    cut: bool, options_cut: bool = False) -> str:
     return render("observe.j2", [TEMPLATES], seen=seen, what=", ".join(what),
                   lines=window.lines, first=window.start + 1 if window.lines else 0,
                   last=window.end, total=window.total, tokens=window.tokens, cut=cut,
-                  next=window.end + 1, max_tokens=max_tokens)
+                  next=window.end + 1, max_tokens=max_tokens, options_cut=options_cut,
+                  max_options=MAX_INLINE_OPTIONS)
 
 
 def build_server(config: ServerConfig | None = None) -> FastMCP:

@@ -50,12 +50,22 @@ def ids_where_acting(lines: list[str], actionable: Collection[str]) -> list[str]
 
 def by_depth(lines: list[str], depth: int) -> list[str]:
     """Lines at most ``depth`` levels deep (1: the top level only)."""
-    return [line for line in lines if _depth(line) < depth]
+    return [lines[i] for i in by_depth_at(lines, depth)]
+
+
+def by_depth_at(lines: list[str], depth: int) -> list[int]:
+    """The indices of the lines ``by_depth`` keeps."""
+    return [i for i, line in enumerate(lines) if _depth(line) < depth]
 
 
 def find(lines: list[str], query: str) -> list[str]:
     """Lines that contain ``query`` (any case), each with the lines that hold it, so a
     match is seen inside its form, dialog or row."""
+    return [lines[i] for i in find_at(lines, query)]
+
+
+def find_at(lines: list[str], query: str) -> list[int]:
+    """The indices of the lines ``find`` keeps."""
     needle = query.casefold()
     keep: set[int] = set()
     chain: list[int] = []  # indices of the open ancestors of the current line
@@ -66,7 +76,7 @@ def find(lines: list[str], query: str) -> list[str]:
             keep.update(chain)
             keep.add(i)
         chain.append(i)
-    return [lines[i] for i in sorted(keep)]
+    return sorted(keep)
 
 
 def diff(old: list[str], new: list[str]) -> list[str]:
@@ -95,10 +105,16 @@ class Window:
     end: int
     total: int
     tokens: int
+    clipped: bool = False  # its one line was over the budget and lost its end
 
     @property
     def cut(self) -> bool:
         return self.end < self.total
+
+    @property
+    def whole(self) -> bool:
+        """Every line from ``start`` on, none clipped."""
+        return not self.cut and not self.clipped
 
 
 CHARS_PER_TOKEN_MAX = 8  # no text the tree holds averages more characters per token
@@ -138,5 +154,6 @@ def fit(lines: list[str], max_tokens: int, count: Callable[[str], int], *,
     if n == 0:  # one line alone is over the budget: cut it
         line = rest[0]
         chars = max(1, int(len(line) * max_tokens / max(1, count(line))))
-        return Window([line[:chars] + "…"], start, start + 1, len(lines), max_tokens)
+        return Window([line[:chars] + "…"], start, start + 1, len(lines), max_tokens,
+                      clipped=True)
     return Window(rest[:n], start, start + n, len(lines), used)

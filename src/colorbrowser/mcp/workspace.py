@@ -43,7 +43,10 @@ class Seen:
     url: str
     title: str
     header: list[str]  # URL, title, tabs, focus, dialog, errors, changes
-    lines: list[str]  # the tree
+    lines: list[str]  # the tree, every option of every select listed
+    # The same tree with long option lists cut as the agent reads them ("(+N more)"),
+    # line for line; None when no list was long enough to be cut.
+    brief: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class Workspace:
         if self._env is None:
             from colorbrowser.browser.env import BrowserEnv
 
-            self._env = BrowserEnv(self.settings)
+            self._env = BrowserEnv(self.settings, every_option=True)
             self._env.watch_secrets(lambda: (*self.redactor.secrets, *self.vault.values))
         return self._env
 
@@ -159,11 +162,17 @@ class Workspace:
         text = red(observation_text(obs))
         head, _, tree = text.partition("\n\n")
         actionable = {bid for bid, el in obs.elements.items() if el.interactive}
+
+        def shown(tree: str) -> list[str]:
+            return ids_where_acting(tree.splitlines(), actionable) if tree else []
+
+        every = obs.every_option_tree
         self._count += 1
         seen = Seen(
             id=f"o{self._count}", url=red(obs.url), title=red(obs.title),
             header=head.splitlines(),
-            lines=ids_where_acting(tree.splitlines(), actionable) if tree else [],
+            lines=shown(red(every)) if every is not None else shown(tree),
+            brief=shown(tree) if every is not None else None,
         )
         self._seen[seen.id] = seen
         while len(self._seen) > KEPT_OBSERVATIONS:
