@@ -7,8 +7,9 @@ import pytest
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.config import BrowserSettings
 
-# Short action timeouts so that error paths (disabled, hidden, covered) fail fast.
-TEST_SETTINGS = dict(action_timeout_ms=600, navigation_timeout_ms=5000)
+# Short action timeouts so that error paths (disabled, hidden, covered) fail fast, yet
+# long enough that a click on a busy machine (load average 30) still lands.
+TEST_SETTINGS = dict(action_timeout_ms=2500, navigation_timeout_ms=15000)
 
 
 @pytest.fixture(scope="session")
