@@ -10,7 +10,11 @@ after a click).
 Every label was written by hand from the pages (names as the agent's observation gives
 them; a field without a name is ``''``) before the normaliser ever ran on these
 sessions. About half are held out (every other session as they are added); the others
-were the ones looked at while developing.
+were the ones looked at while developing. One kind is marked ``revised`` (so not held
+out): Redmine's parent task picked by keys, whose person now types the subject before
+picking the parent, not after (leaving the parent field makes Redmine redraw the form,
+and the redraw replaced the subject field under the typing: the first run gave
+``fill(textbox 'Subject *', 'Queue')``, which was the page's doing, not the person's).
 """
 
 from __future__ import annotations
@@ -138,18 +142,16 @@ def _redmine(add: Callable[..., None], v: int) -> None:
         p.pause(300, 500)
 
     def parent_keys(p: Person) -> None:
-        suggest(p)
-        p.press(*["ArrowDown"] * (v + 1), "Enter")
-        # Redmine redraws the form for the new parent: a person waits for it to settle
-        # (keys typed meanwhile land in a field the redraw then replaces).
-        p.page.wait_for_load_state("networkidle")
-        p.pause(300, 500)
+        # The subject first: leaving the parent field makes Redmine redraw the form,
+        # which replaced the subject field under the typing when it came second.
         p.click("#issue_subject")
         p.type(subject, typos=1)
+        suggest(p)
+        p.press(*["ArrowDown"] * (v + 1), "Enter")
     add("redmine: parent task picked by keys", "tracker", NEW_ISSUE, parent_keys,
-        [fill("textbox", "Parent task", word),
+        [fill("textbox", "Subject *", subject), fill("textbox", "Parent task", word),
          *[act("press", "textbox", "Parent task", "ArrowDown")] * (v + 1),
-         act("press", "textbox", "Parent task", "Enter"), fill("textbox", "Subject *", subject)])
+         act("press", "textbox", "Parent task", "Enter")], revised=True)
 
     def parent_mouse(p: Person) -> None:
         suggest(p)
