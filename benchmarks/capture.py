@@ -1,8 +1,9 @@
 """How well a person's input becomes the agent's actions: our capture and normaliser
 against a CowPilot-like debounce, on scripted human sessions in real Chromium.
 
-The corpus (``capture_sessions.py``, ``capture_arena.py``): sessions on local pages
-(``capture_pages/`` and the tests' ``inputs.html``, served on 127.0.0.1) and sessions on
+The corpus (``capture_sessions.py``, ``capture_arena.py``, ``capture_arena_inputs.py``):
+sessions on local pages (``capture_pages/`` and the tests' ``inputs.html``, served on
+127.0.0.1) and sessions on
 the arena's real apps (Trac, MediaWiki, Redmine, Spirit, Oscar), where a scripted
 person acts with real mouse and keyboard input (per-character typing with typos and
 backspaces, keys only, selects by arrow keys or by mouse, wheel bursts, hovers, double
