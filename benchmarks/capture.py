@@ -3,13 +3,13 @@ against a CowPilot-like debounce, on scripted human sessions in real Chromium.
 
 The corpus (``capture_sessions.py``, ``capture_arena.py``, ``capture_arena_inputs.py``):
 sessions on local pages (``capture_pages/`` and the tests' ``inputs.html``, served on
-127.0.0.1) and sessions on
-the arena's real apps (Trac, MediaWiki, Redmine, Spirit, Oscar), where a scripted
+127.0.0.1) and sessions on the arena's real apps (Trac, MediaWiki, Redmine, Spirit,
+Oscar), where a scripted
 person acts with real mouse and keyboard input (per-character typing with typos and
 backspaces, keys only, selects by arrow keys or by mouse, wheel bursts, hovers, double
 clicks, middle clicks, new tabs, reloads, typed addresses, the back button). Every
-session has hand-labelled expected actions; the arena's sessions are the held-out
-half, labelled before the normaliser ran on them. From the same raw events:
+session has hand-labelled expected actions; most of the arena's sessions are the
+held-out half, labelled before the normaliser ran on them. From the same raw events:
 
 - **ours**: ``copilot.normalize.normalise``;
 - **baseline**: a debounce like CowPilot's published extension: 1 s trailing debounce
