@@ -1,14 +1,15 @@
 """How well a person's input becomes the agent's actions: our capture and normaliser
 against a CowPilot-like debounce, on scripted human sessions in real Chromium.
 
-The corpus (``capture_sessions.py``, ``capture_arena.py``): sessions on local pages
-(``capture_pages/`` and the tests' ``inputs.html``, served on 127.0.0.1) and sessions on
-the arena's real apps (Trac, MediaWiki, Redmine, Spirit, Oscar), where a scripted
+The corpus (``capture_sessions.py``, ``capture_arena.py``, ``capture_arena_inputs.py``):
+sessions on local pages (``capture_pages/`` and the tests' ``inputs.html``, served on
+127.0.0.1) and sessions on the arena's real apps (Trac, MediaWiki, Redmine, Spirit,
+Oscar), where a scripted
 person acts with real mouse and keyboard input (per-character typing with typos and
 backspaces, keys only, selects by arrow keys or by mouse, wheel bursts, hovers, double
 clicks, middle clicks, new tabs, reloads, typed addresses, the back button). Every
-session has hand-labelled expected actions; the arena's sessions are the held-out
-half, labelled before the normaliser ran on them. From the same raw events:
+session has hand-labelled expected actions; most of the arena's sessions are the
+held-out half, labelled before the normaliser ran on them. From the same raw events:
 
 - **ours**: ``copilot.normalize.normalise``;
 - **baseline**: a debounce like CowPilot's published extension: 1 s trailing debounce
@@ -50,6 +51,7 @@ from rich.console import Console
 from rich.table import Table
 
 from capture_arena import arena_sessions
+from capture_arena_inputs import input_sessions
 from capture_sessions import (
     INPUTS,
     PAGES,
@@ -237,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-replay", action="store_true")
     parser.add_argument("--no-arena", action="store_true", help="the local pages only")
     parser.add_argument("--instance", type=int, default=0, help="the arena instance to use")
-    parser.add_argument("--only", default="", help="only sessions whose name contains this")
+    parser.add_argument("--only", default="",
+                        help="only sessions whose name contains this (or one of a|b|c)")
     parser.add_argument("--stress", action="store_true", help="keep every core busy meanwhile")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--show", action="store_true", help="print every miss")
@@ -245,14 +248,15 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     local = local_sessions()
     rng.shuffle(local)
-    todo = local + ([] if args.no_arena else arena_sessions())
-    todo = [s for s in todo if args.only in s.name][: args.limit or None]
+    todo = local + ([] if args.no_arena else arena_sessions() + input_sessions())
+    wanted = args.only.split("|")  # any of several parts: --only "shop: cart|wiki: More"
+    todo = [s for s in todo if any(w in s.name for w in wanted)][: args.limit or None]
     console = Console(width=130)
     ours, base, held_ours, held_base = Score(), Score(), Score(), Score()
     by_kind: dict[str, tuple[Score, Score]] = {}
     misses: list[Miss] = []
     failed: list[str] = []  # sessions whose scripted person could not act
-    same = replayed = 0
+    same = replayed = held_same = held_replayed = 0
     apps = sorted({s.app for s in todo if s.app})
     arena = Arena(args.instance) if apps else None
     started: list[str] = []
@@ -281,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                     if env is not None:
                         replayed += 1
                         same += miss is None
+                        held_replayed += session.heldout
+                        held_same += session.heldout and miss is None
                     if miss is not None:
                         misses.append(miss)
                     if args.show and (outcome.ours != outcome.expected or miss):
@@ -321,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     if replayed:
         app_caused = sum(m.app for m in misses)
         console.print(f"replay: {same}/{replayed} sessions reach the person's end state "
-                      f"({app_caused} of the misses caused by the app)")
+                      f"({app_caused} of the misses caused by the app)"
+                      + (f"; held-out {held_same}/{held_replayed}" if held_replayed else ""))
     print(f"capture: f1 {ours.f1:.3f} baseline_f1 {base.f1:.3f} replay_same {share:.1f}% "
           f"heldout_f1 {f'{held_ours.f1:.3f}' if held else 'n/a'}")
     return 0

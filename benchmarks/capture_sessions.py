@@ -386,6 +386,11 @@ def replay(env: BrowserEnv, start: str, actions: list[HumanAction],
     if login:
         env.page.context.add_cookies(login["cookies"])
     env.reset(start)
+    # The replay's browser is shared by every session: a draft an app kept in the
+    # page's storage (Spirit's comment box) must not reach the next session's replay.
+    if env.page.evaluate("() => localStorage.length + sessionStorage.length"):
+        env.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        env.reset(start)
     for act in actions:
         env.observe()
         env.step(parse_action(act.text()))

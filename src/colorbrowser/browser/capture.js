@@ -170,6 +170,20 @@
     return hit || el;
   };
 
+  // The element the agent's tree shows for a focusable target: itself, or the item
+  // around it when the tree folded it in (a wrapper with no role or name of its own, as
+  // jQuery UI's menu items are), which the agent would click instead.
+  const shownAs = (el) => {
+    if (!el || el.nodeType !== 1 || !el.matches(ACTIONABLE)) return el;
+    ensureBid(el);
+    if (el.getAttribute('bid')) return el;
+    let a = el.parentElement;
+    for (let up = 0; a && up < 3; up += 1, a = a.parentElement) {
+      if (a.getAttribute('bid')) return a;
+    }
+    return el;
+  };
+
   // -- listeners (capture phase, before the page's own handlers change anything) -------
   const on = (type, fn) => window.addEventListener(type, (e) => {
     if (!e.isTrusted) return;
@@ -183,9 +197,14 @@
     // second click; a click on the control itself (even inside its label) is not.
     const control = label && label.control;
     const viaLabel = !!control && raw !== control && !control.contains(raw);
-    const target = targetOf(e);
+    const target = shownAs(targetOf(e));
     // A click in a menu that a hover opened: the hover is part of the way there.
-    const opener = target && hoverOpener(target);
+    let opener = target && hoverOpener(target);
+    const styled = !opener && target && styledOpener(target);
+    if (styled) {  // its hover, dated when the pointer reached it
+      post({ kind: 'hover', t: styled.at, ...describe(styled.el) });
+      opener = styled.el;
+    }
     const openedBy = opener ? (opener.getAttribute('bid') || '') : '';
     // A link the browser opens in another tab: its new tab is this click's doing.
     const link = target && target.closest('a[href]');
@@ -282,13 +301,20 @@
   // Shown by a stylesheet's :hover rule (a CSS menu) on the way from el up to stop.
   const HIDING = ['display', 'visibility', 'opacity', 'max-height', 'height', 'clip-path',
     'transform', 'left', 'top'];
-  const shownByHover = (el, stop) => {
+  // ``deep``: only rules whose :hover is on an ancestor of what they show (`li:hover ul`),
+  // not on the element itself (`a:hover` fading a link the pointer is on).
+  const shownByHover = (el, stop, deep = false) => {
     const rules = [];
+    const below = (part) => /[\s>~+]/.test(part.slice(part.indexOf(':hover')).trim());
     const collect = (list) => {
       for (const rule of Array.from(list || [])) {
         if (rules.length > 5000) return;
         if (rule.selectorText && rule.selectorText.includes(':hover')
-          && HIDING.some((p) => rule.style.getPropertyValue(p))) rules.push(rule.selectorText);
+          && HIDING.some((p) => rule.style.getPropertyValue(p))) {
+          const sel = deep ? rule.selectorText.split(',').filter(
+            (part) => part.includes(':hover') && below(part)).join(',') : rule.selectorText;
+          if (sel) rules.push(sel);
+        }
         if (rule.cssRules) collect(rule.cssRules);
       }
     };
@@ -311,6 +337,25 @@
     }
     return dwelt.slice().reverse().find((d) => fine(d) && d.parentElement
       && d.parentElement.contains(target) && shownByHover(target, d.parentElement));
+  }
+  // Links and buttons the pointer entered lately that open no pop-up by their markup:
+  // one may still open a menu that a stylesheet shows on :hover of the item around it
+  // (a CSS menu whose opener says nothing of it). Its hover is posted only when a click
+  // lands in such a menu.
+  const passed = [];
+  on('mouseover', (e) => {
+    const raw = e.composedPath ? e.composedPath()[0] : e.target;
+    if (!raw || raw.nodeType !== 1 || raw.closest(POPUP)) return;
+    const el = raw.closest('a[href],button,[role=button]');
+    if (!el || (passed.length && passed[passed.length - 1].el === el)) return;
+    passed.push({ el, at: Date.now() });
+    if (passed.length > 4) passed.shift();
+  });
+  function styledOpener(target) {
+    const now = Date.now();
+    return passed.slice().reverse().find(({ el, at }) => el !== target && !el.contains(target)
+      && now - at >= 250 && el.parentElement && el.parentElement.contains(target)
+      && shownByHover(target, el.parentElement, true));
   }
   on('wheel', (e) => {
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? innerHeight : 1;
