@@ -96,3 +96,33 @@ def test_sync_dir_restores_changed_and_removes_added_files(tmp_path):
     started = time.perf_counter()
     assert sync_dir(snap, live) == 0  # nothing changed: nothing copied
     assert time.perf_counter() - started < 0.05
+
+
+def test_an_app_whose_first_page_is_slower_than_one_request_limit_is_still_up(monkeypatch):
+    """On a busy machine a page can take longer than the per-request limit; the wait
+    lets a slow answer finish instead of starting the same slow page again."""
+    from http.server import BaseHTTPRequestHandler
+
+    from colorbrowser.arena import process
+    from colorbrowser.testing import start_loopback, stop_loopback
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self):
+            time.sleep(1.5)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    monkeypatch.setattr(process, "REQUEST_SECONDS", 0.5)
+    server = start_loopback(Slow)
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/"
+        assert 1.4 < process.wait_http(url, None, timeout=10) < 10
+        with pytest.raises(process.ColorBrowserError, match="did not answer within 1 s"):
+            process.wait_http(url, None, timeout=1)
+    finally:
+        stop_loopback(server)

@@ -31,6 +31,9 @@ class Command:
     cwd: Path | None = None
 
 
+REQUEST_SECONDS = 5.0
+
+
 def _group_members(pgid: int) -> list[tuple[int, str]]:
     """(pid, state letter) of every process whose process group is ``pgid``."""
     out = []
@@ -101,13 +104,17 @@ def wait_http(url: str, pgid: int | None, timeout: float, log: Path | None = Non
               ok: Sequence[int] = (200,)) -> float:
     """Poll ``url`` until it answers one of ``ok``; returns the seconds waited.
 
-    Gives up early when the server's group has died, quoting the end of its log.
+    Gives up early when the server's group has died, quoting the end of its log. A
+    request may take what is left of ``timeout`` (at least ``REQUEST_SECONDS``): on a
+    busy machine an app's first page can take longer than any fixed per-request limit,
+    and cutting it off only starts the same slow page again.
     """
     start = time.monotonic()
-    with httpx.Client(timeout=5.0, follow_redirects=False, trust_env=False) as client:
+    with httpx.Client(follow_redirects=False, trust_env=False) as client:
         while True:
+            left = max(REQUEST_SECONDS, timeout - (time.monotonic() - start))
             try:
-                if client.get(url).status_code in ok:
+                if client.get(url, timeout=left).status_code in ok:
                     return time.monotonic() - start
             except httpx.HTTPError:
                 pass
