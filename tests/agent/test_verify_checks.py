@@ -43,6 +43,14 @@ def test_goal_kinds_come_from_the_wording():
     assert goal_kinds("Sign in and then post a reply saying thanks", []) == ["change", "sign_in"]
 
 
+def test_a_search_for_a_quoted_term_asks_for_the_results_page_not_an_answer():
+    assert goal_kinds('Search the store for "rain jacket".', []) == ["open"]
+    assert goal_kinds("Please search the issue tracker for 'timeout'", []) == ["open"]
+    assert goal_kinds("Search the wiki for the population of Harrow", []) == ["information"]
+    assert goal_kinds('Search the store for "tea" and tell me the cheapest', []) == [
+        "information"]
+
+
 def test_following_a_link_opening_a_tab_or_saving_into_the_answer_asks_for_no_change():
     assert goal_kinds("Follow the Docs link and tell me the latest version.", []) == [
         "information"]

@@ -23,6 +23,10 @@ _CHANGE_RE = re.compile(rf"(?:^|[.;!?]\s*|\b(?:and|then|please|also)\s+)({_CHANG
 _SIGN_IN_RE = re.compile(r"\b(?:log|sign)\s?-?(?:in|on)\b|\blogin\b|\bauthenticate\b", re.I)
 _OPEN_RE = re.compile(r"^\s*(?:please\s+)?(?:open|go to|navigate to|visit|show me|take me to|"
                       r"bring up|display|browse to|find the page|load)\b", re.I)
+# "Search the store for "rain jacket"." asks for the results page, not for an answer;
+# "search the wiki for the population of X" (no quoted term alone) stays a question.
+_SEARCH_RE = re.compile(r"^\s*(?:please\s+)?search\s+(?:(?:the|this|my)\s+[\w' -]{1,40}?\s+)?"
+                        r"for\s+(?:\"[^\"]+\"|'[^']+'|“[^”]+”)\s*[.!]?\s*$", re.I)
 _QUESTION_RE = re.compile(
     r"\?\s*$|^\s*(?:please\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|does|"
     r"do|did|was|were|can|could|list|name|find|tell|give|report|count|look up|get|"
@@ -45,7 +49,7 @@ def goal_kinds(goal: str, steps: Sequence[Step]) -> list[str]:
         kinds.append("change")
     if signs_in:
         kinds.append("sign_in")
-    if _OPEN_RE.search(text) and "change" not in kinds:
+    if (_OPEN_RE.search(text) or _SEARCH_RE.search(text)) and "change" not in kinds:
         kinds.append("open")
     if not kinds:
         kinds.append("information")
