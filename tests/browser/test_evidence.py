@@ -63,6 +63,19 @@ def test_an_xhr_error_the_error_text_it_shows_and_its_dialog_are_kept(env, site)
     assert errors == {"Payment failed: card declined"}
 
 
+def test_a_success_banner_in_an_alert_region_is_not_an_error(env):
+    from colorbrowser.browser.evidence import error_texts
+
+    env.reset("about:blank")
+    env.page.set_content(
+        '<div class="alert alert-success" role="alert">Your order has been placed</div>'
+        '<div class="alert alert-info" role="alert">Basket saved</div>'
+        '<div class="alert alert-danger" role="alert">Card declined</div>'
+        '<p role="alert">Session expired</p>'
+        '<p class="notice error">Stock too low</p>')
+    assert error_texts(env.page) == ["Card declined", "Session expired", "Stock too low"]
+
+
 def test_cookies_set_and_removed_are_kept_by_name_per_site(env, site):
     env.page.context.clear_cookies()
     result = _fill_and_submit(env, site, "login.html", {"User": "ann", "Password": "pw-123"},

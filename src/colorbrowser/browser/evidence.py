@@ -51,10 +51,14 @@ _ERROR_TEXTS_JS = r"""(limit) => {
   };
   const named = new RegExp('(^|[\\s_-])(error|errors|errorlist|alert-danger|danger|invalid|'
     + 'failure|failed|warning|flash-error|flash-alert)($|[\\s_-])', 'i');
+  const calm = new RegExp('(^|[\\s_-])(success|alert-success|info|alert-info|notice|'
+    + 'flash-notice|flash-success|confirmation|confirm)($|[\\s_-])', 'i');
   for (const e of document.querySelectorAll('[role=alert], [id], [class]')) {
     if (out.length >= limit) break;
     const name = (e.id || '') + ' ' + (typeof e.className === 'string' ? e.className : '');
     if (e.getAttribute('role') !== 'alert' && !named.test(name)) continue;
+    // A live region announcing success ("Your order has been placed") is no error.
+    if (!named.test(name) && calm.test(name)) continue;
     if (['INPUT', 'TEXTAREA', 'SELECT', 'BODY', 'HTML', 'FORM'].includes(e.tagName)) continue;
     if (!visible(e)) continue;
     add(e.innerText);
