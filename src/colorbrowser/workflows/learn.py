@@ -22,7 +22,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from colorbrowser.actions import ACTIONS, parse_action
-from colorbrowser.agent.trajectory import MASK, load_steps, write_json_atomic
+from colorbrowser.agent.trajectory import (
+    MASK,
+    check_own_files,
+    load_steps,
+    write_json_atomic,
+)
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
@@ -96,6 +101,7 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     run_dir = Path(run_dir)
     if not (run_dir / "steps.jsonl").is_file():
         raise UserError(f"{run_dir} is not a run folder (no steps.jsonl)")
+    check_own_files(run_dir)
     meta, result = _read(run_dir, "meta.json"), _read(run_dir, "result.json")
     if not result:
         raise UserError(f"run {run_dir} has not finished (no result.json)")
