@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError, writing_where_told
@@ -25,6 +26,14 @@ from colorbrowser.steps import Step
 from colorbrowser.utf8 import json_text
 
 MASK = "***"
+
+
+def spellings(value: str) -> list[str]:
+    """A secret as it is written, and as it shows in an address (``p@ss word`` is
+    ``p%40ss+word`` in a form's query, ``p%40ss%20word`` in a path): a page that puts
+    it in a link, or a form sent by GET, must not carry it into a file encoded."""
+    return list(dict.fromkeys([value, quote(value, safe=""), quote_plus(value, safe=""),
+                               quote(value)]))
 
 
 @dataclass
@@ -45,7 +54,8 @@ class Redactor:
     def _pattern(self) -> re.Pattern[str] | None:
         known = frozenset(s for s in self.secrets if s)
         if known != self._compiled[0]:
-            longest_first = sorted(known, key=len, reverse=True)
+            every = {form for value in known for form in spellings(value)}
+            longest_first = sorted(every, key=len, reverse=True)
             self._compiled = (known, re.compile("|".join(map(re.escape, longest_first)), re.I)
                               if known else None)
         return self._compiled[1]
