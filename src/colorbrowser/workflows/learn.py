@@ -30,7 +30,7 @@ from colorbrowser.agent.trajectory import (
 )
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
-from colorbrowser.knowledge.patterns import host_matches_site, url_host
+from colorbrowser.knowledge.patterns import hide_userinfo, host_matches_site, url_host
 from colorbrowser.knowledge.workflow import (
     AnswerSource,
     LearnedBy,
@@ -119,7 +119,8 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         start = next((s.url for s in steps if _web(s.url)), start)
     site = url_host(start)
     if not _web(start):
-        raise UserError(f"run {run_dir} never reached a web page ({start[:80]!r})")
+        raise UserError(f"run {run_dir} never reached a web page "
+                        f"({hide_userinfo(start)[:80]!r})")
     answer = result.get("answer")
     answer = answer if isinstance(answer, str) else ""
     kept = [s for s in steps if took_effect(s)]
@@ -157,7 +158,9 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
 
 
 def _web(url: str) -> bool:
-    return urlsplit(url).scheme in ("http", "https") and bool(url_host(url))
+    """An http(s) address with a host and no user name or password before it."""
+    return urlsplit(url).scheme in ("http", "https") and bool(url_host(url)) and \
+        "@" not in url_host(url)
 
 
 def recorded_answer(run_dir: str | Path) -> str:
@@ -191,7 +194,7 @@ def _on_site(step: Step, site: str, run_dir: Path) -> None:
     for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
         if not isinstance(url, str) or not host_matches_site(url_host(url), site):
             raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
-                            f"({str(url)[:80]!r}): a workflow stays on one site")
+                            f"({hide_userinfo(str(url))[:80]!r}): a workflow stays on one site")
 
 
 def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
