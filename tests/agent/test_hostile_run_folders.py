@@ -113,3 +113,11 @@ def test_a_line_that_is_not_utf8_is_skipped_not_a_traceback(tmp_path):
         fh.write(b'{"step": 2, "url": "\xff\xfe"}\n')
     assert [s.action for s in load_steps(run)] == ["scroll(0, 1)"]
     assert checkpoint.load(run).state.step == 1
+
+
+def test_entries_that_are_not_the_runs_own_are_left_alone(tmp_path):
+    """A folder given with --out may hold other things (a link to a data folder): only
+    the run's own files and subfolders must be its own."""
+    run = _run_folder(tmp_path)
+    os.symlink(tmp_path, run / "data")
+    assert checkpoint.load(run).state.step == 1

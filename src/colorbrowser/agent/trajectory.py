@@ -122,13 +122,16 @@ def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
 
 
 RUN_SUBFOLDERS = ("screenshots", "checkpoints")
+RUN_FILE_ENDINGS = (".json", ".jsonl", ".html", ".lock")  # what a run reads and writes
 
 
 def check_own_files(run_dir: Path) -> None:
     """A run folder may come from someone else, and a run appends to its files and
-    rewrites them: every entry must be the folder's own plain file or folder, never a
-    symbolic link (``steps.jsonl -> ~/.bashrc`` would be trimmed or appended to,
-    ``screenshots -> ~`` filled) nor a pipe or device (opening one blocks)."""
+    rewrites them: each of its own entries (its subfolders and everything in them,
+    its JSON files, its lock) must be a plain file or folder of the folder's own, never
+    a symbolic link (``steps.jsonl -> ~/.bashrc`` would be trimmed or appended to,
+    ``screenshots -> ~`` filled) nor a pipe or device (opening one blocks). Other
+    entries of a folder given with ``--out`` are not the run's and are left alone."""
     run_dir = Path(run_dir)
     folders = [run_dir, *(run_dir / name for name in RUN_SUBFOLDERS)]
     for folder in folders:
@@ -140,6 +143,9 @@ def check_own_files(run_dir: Path) -> None:
             raise UserError(f"cannot read the run folder {folder}: {exc.strerror or exc}"
                             ) from None
         for entry in entries:
+            if folder == run_dir and entry.name not in RUN_SUBFOLDERS and \
+                    not entry.name.endswith(RUN_FILE_ENDINGS):
+                continue
             try:
                 mode = entry.stat(follow_symlinks=False).st_mode
             except OSError:
