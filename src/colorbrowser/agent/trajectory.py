@@ -155,8 +155,8 @@ def check_own_files(run_dir: Path) -> None:
                                 "own files (copy the folder with cp -rL to keep what the "
                                 "link points to)")
             if not (stat.S_ISREG(mode) or (stat.S_ISDIR(mode) and folder == run_dir)):
-                raise UserError(f"{entry.path} is not a plain file: a run folder holds only "
-                                "its own files and folders")
+                raise UserError(f"{entry.path} is not a file (a pipe or a device): a run "
+                                "folder holds only its own files and folders")
 
 
 def slugify(text: str, limit: int = 40) -> str:
