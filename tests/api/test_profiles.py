@@ -19,7 +19,7 @@ from colorbrowser.config import load_settings
 from colorbrowser.copilot.login import panel_wait
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.run.login import capture_login
-from colorbrowser.run.profiles import load_profile, profiles_dir
+from colorbrowser.run.profiles import check_name, load_profile, profiles_dir
 from colorbrowser.testing import act, prompt_text, run_cli
 
 from .login_site import LoginSite
@@ -138,3 +138,15 @@ def test_a_damaged_profile_is_one_line_not_a_traceback(tmp_path, capsys, pages_u
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: login profile") and "damaged" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["shop\n", "a" * 65, "../shop", ""])
+def test_a_profile_name_is_the_whole_name_and_quoted_short(capsys, name):
+    """``shop\\n`` would be a file name with a line break in it; a name of thousands of
+    characters is quoted cut, on one line."""
+    with pytest.raises(UserError, match="profile name"):
+        check_name(name)
+    code = run_cli("login", name * (80 if len(name) > 60 else 1), "--url", "http://127.0.0.1:9/")
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: profile name")
+    assert len(err.strip().splitlines()) == 1 and len(err) < 200

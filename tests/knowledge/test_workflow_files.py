@@ -95,3 +95,28 @@ def test_a_duplicate_id_in_a_file_is_refused(kb, tmp_path):
     path = hostile(tmp_path, [entry(), entry()])
     with pytest.raises(UserError, match="appears twice"):
         import_file(kb, path)
+
+
+@pytest.mark.parametrize("changes", [
+    {"steps": [{"step": {"fill": {"role": "textbox", "name": "Comment"},
+                         "value": "{{secret:bank_password}}"}}]},
+    {"steps": [{"step": {"fill": {"role": "textbox", "name": "Comment"},
+                         "value": "PIN {{ Secret:pin }}"}}]},
+    {"params": {"ticket": "{{secret:bank_password}}"}},
+])
+def test_a_file_may_not_choose_a_secret_to_type_unless_you_wrote_it(kb, tmp_path, changes):
+    """A workflow runs without a model: a sent file that names a secret would have it
+    typed into any field of the secret's own site, a public comment box too."""
+    path = hostile(tmp_path, [entry(id="wf-good"), entry(**changes)])
+    with pytest.raises(UserError, match=r"names a secret") as caught:
+        import_file(kb, path)
+    assert "\n" not in str(caught.value) and str(caught.value).startswith(f"{path}:")
+    assert kb.list_workflows(include_inactive=True) == []
+    if "steps" in changes:  # your own export of a sign-in workflow comes back
+        assert len(import_file(kb, path, with_secrets=True).added) == 2
+
+
+def test_an_id_with_a_line_break_at_its_end_is_refused(kb, tmp_path):
+    with pytest.raises(UserError, match="workflow id"):
+        import_file(kb, hostile(tmp_path, [entry(id="wf-x\n")]))
+    assert kb.list_workflows(include_inactive=True) == []

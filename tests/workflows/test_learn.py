@@ -90,3 +90,21 @@ def test_a_run_that_started_on_a_blank_page_belongs_to_the_site_it_opened(tmp_pa
     assert flow.steps[0].step == {"goto": f"http://{SITE}/ticket/{{{{ticket}}}}"}
     with pytest.raises(UserError, match="leaves the site"):
         learn(write_run(tmp_path / "local", start="about:blank", goto="file:///tmp/y"))
+
+
+@pytest.mark.parametrize("changes", [
+    {"goto": f"http://ann:pw-Quokka-4242@{SITE}/ticket/18"},
+    {"start": f"http://ann:pw-Quokka-4242@{SITE}/"},
+])
+def test_a_password_in_an_address_is_never_quoted_nor_learned(tmp_path, changes):
+    """A step that opened ``http://ann:PASSWORD@host/`` cannot teach (a workflow's
+    address has no user in it) and the one-line refusal shows the address without it;
+    a start page with one is not the site's address: the first plain one is."""
+    try:
+        flow = learn(write_run(tmp_path / "run", **changes))
+    except UserError as exc:
+        assert "goto" in changes
+        assert "pw-Quokka-4242" not in str(exc) and "\n" not in str(exc)
+    else:
+        assert "start" in changes and flow.site == SITE
+        assert "pw-Quokka-4242" not in flow.model_dump_json()

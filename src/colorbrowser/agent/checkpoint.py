@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from colorbrowser.agent.state import EpisodeState
-from colorbrowser.agent.trajectory import Trajectory, load_steps
+from colorbrowser.agent.trajectory import (
+    Trajectory,
+    check_own_files,
+    load_steps,
+    step_lines,
+    write_bytes_atomic,
+)
 from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError
 from colorbrowser.protocols import Restorable
@@ -112,6 +118,7 @@ def load(run_dir: Path) -> ResumePoint:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise UserError(f"run folder {run_dir} does not exist")
+    check_own_files(run_dir)
     meta = _read_json(run_dir / "meta.json", "run metadata")
     if (run_dir / "result.json").exists():
         raise UserError(f"the run in {run_dir} already finished; nothing to resume")
@@ -119,7 +126,6 @@ def load(run_dir: Path) -> ResumePoint:
         raise UserError(f"{run_dir / 'steps.jsonl'} is damaged: not a file")
     steps = load_steps(run_dir)
     committed = len(steps)
-    _trim_steps(run_dir, committed)
     pending = run_dir / "pending.json"
     interrupted = None
     if pending.exists():
@@ -131,6 +137,7 @@ def load(run_dir: Path) -> ResumePoint:
         if not isinstance(goal, str) or not goal.strip():
             raise UserError(f"{run_dir / 'meta.json'} is damaged: the goal is missing")
         state = EpisodeState(goal=goal, start_url=meta.get("start_url"))
+        _trim_steps(run_dir, committed)  # only once the folder proved resumable
         return ResumePoint(meta, state, interrupted_action=interrupted)
     path = checkpoint_path(run_dir, committed)
     data = _read_json(path, f"checkpoint for step {committed}")
@@ -138,9 +145,11 @@ def load(run_dir: Path) -> ResumePoint:
         if not isinstance(data.get(key), dict | None):
             raise UserError(f"{path} is damaged: {key} is not a JSON object")
     _check_browser(data.get("browser"), path)
+    state = _state(data, path, committed)
+    _trim_steps(run_dir, committed)  # only once the folder proved resumable
     return ResumePoint(
         meta=meta,
-        state=_state(data, path, committed),
+        state=state,
         memory=data.get("memory"),
         browser=data.get("browser"),
         interrupted_action=interrupted,
@@ -149,12 +158,13 @@ def load(run_dir: Path) -> ResumePoint:
 
 
 def _trim_steps(run_dir: Path, keep: int) -> None:
-    """Drop a torn last line so the next append starts on a clean line."""
+    """Drop a torn last line so the next append starts on a clean line: keep exactly
+    the ``keep`` lines ``load_steps`` read (never a committed step, whatever else the
+    file holds), written whole before the old file is replaced."""
     path = run_dir / "steps.jsonl"
     if not path.exists():
         return
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    good = [line for line in lines if line.strip()][:keep]
-    text = "".join(line if line.endswith("\n") else line + "\n" for line in good)
-    if text != path.read_text(encoding="utf-8"):
-        path.write_text(text, encoding="utf-8")
+    good = step_lines(run_dir)[:keep]
+    data = b"".join(line if line.endswith(b"\n") else line + b"\n" for line in good)
+    if data != path.read_bytes():
+        write_bytes_atomic(path, data)

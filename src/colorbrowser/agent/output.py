@@ -11,6 +11,7 @@ come back as models, and JSON keeps an integer an integer.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from colorbrowser.datafile import MAX_DEPTH, DataFileError, check_depth, load_json, one_line
 from colorbrowser.errors import ActionParseError, UserError
+from colorbrowser.linear_regex import RegexRefused, compile_linear, nested_quantifier
 
 MAX_SHOWN_ERRORS = 3
 SCHEMA_BYTES = 1024 * 1024  # a schema is a page of JSON, not a data dump
@@ -47,6 +49,7 @@ class OutputSpec:
                 raise UserError(f"output schema is not a valid JSON schema: {exc.message}"
                                 ) from None
             _check_refs(output, output)
+            _check_patterns(output)
             return cls(dict(output))
         raise UserError("output= takes a pydantic model class or a JSON schema dict")
 
@@ -91,9 +94,7 @@ class OutputSpec:
                 return [f"{'.'.join(str(p) for p in e['loc']) or 'answer'}: {e['msg']}"
                         for e in exc.errors()]
             return []
-        from jsonschema import validators
-
-        validator = validators.validator_for(self.schema)(self.schema)
+        validator = _linear_validator(self.schema)
         return [f"{'.'.join(str(p) for p in e.absolute_path) or 'answer'}: {e.message}"
                 for e in validator.iter_errors(value)]
 
@@ -137,3 +138,84 @@ def _check_refs(node: Any, root: Mapping[str, Any]) -> None:
     elif isinstance(node, list):
         for value in node:
             _check_refs(value, root)
+
+
+# -- patterns: a schema is data and the answer comes from pages, so a schema's regexes
+# run on RE2, in time linear in the answer (Python's engine takes for ever on
+# ``^(a+)+$`` against "aaaa…b").
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str) -> Any:
+    return compile_linear(pattern, name="output schema pattern")
+
+
+def _check_patterns(node: Any) -> None:
+    """Every ``pattern`` and ``patternProperties`` key compiles on RE2; a key that would
+    also be searched by jsonschema's own code (``unevaluatedProperties``) may not repeat
+    a group that repeats itself. UserError otherwise."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            found = [item["pattern"]] if isinstance(item.get("pattern"), str) else []
+            keyed = item.get("patternProperties")
+            keys = list(keyed) if isinstance(keyed, Mapping) else []
+            for pattern in found + keys:
+                try:
+                    _regex(pattern)
+                except RegexRefused as exc:
+                    raise UserError(f"output schema: {exc}") from None
+            for key in keys:
+                if nested := nested_quantifier(key):
+                    raise UserError(f"output schema: patternProperties {key[:60]!r} repeats "
+                                    f"a repeating group ({nested[:40]!r})")
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _matches(pattern: str, text: str) -> bool:
+    return _regex(pattern).search(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    from jsonschema import ValidationError
+
+    if validator.is_type(instance, "string") and not _matches(pattern, instance):
+        yield ValidationError(f"{one_line(repr(instance), 80)} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if _matches(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Any:
+    from jsonschema import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    known, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    extras = [k for k in instance if k not in known and
+              not any(_matches(p, k) for p in patterns)]
+    if validator.is_type(extra, "object"):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif extra is False and extras:
+        names = ", ".join(repr(k) for k in extras)
+        yield ValidationError(f"Additional properties are not allowed ({names} "
+                              f"{'was' if len(extras) == 1 else 'were'} unexpected)")
+
+
+def _linear_validator(schema: Mapping[str, Any]) -> Any:
+    """jsonschema's validator for ``schema`` with its regex keywords on RE2."""
+    from jsonschema import validators
+
+    base = validators.validator_for(schema)
+    linear = validators.extend(base, {"pattern": _pattern,
+                                      "patternProperties": _pattern_properties,
+                                      "additionalProperties": _additional_properties})
+    return linear(schema, format_checker=None)

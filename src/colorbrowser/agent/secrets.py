@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from colorbrowser.agent.trajectory import spellings
 from colorbrowser.errors import UserError
 from colorbrowser.types import Action, ActionResult, ElementInfo, Observation
 
@@ -69,8 +70,11 @@ class Vault:
             if not secret.hosts:
                 raise UserError(f"secret {name!r} is bound to no host; say where it may "
                                 "be typed (hosts=[...])")
-        # Longest first, so a value inside another is not cut out of it.
-        self._by_length = sorted(self.secrets.items(), key=lambda kv: -len(kv[1].value))
+        # Longest first, so a value inside another is not cut out of it; each value
+        # also as an address spells it.
+        self._by_length = sorted(((name, form) for name, secret in self.secrets.items()
+                                  for form in spellings(secret.value)),
+                                 key=lambda kv: -len(kv[1]))
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -115,8 +119,8 @@ class Vault:
     # -- cleaning what is seen -------------------------------------------------------------
     def hide(self, text: str) -> str:
         """Each known value replaced by its placeholder (in any letter case)."""
-        for name, secret in self._by_length:
-            text = re.sub(re.escape(secret.value), placeholder(name), text, flags=re.I)
+        for name, value in self._by_length:
+            text = re.sub(re.escape(value), placeholder(name), text, flags=re.I)
         return text
 
     def hide_obj(self, value: Any) -> Any:

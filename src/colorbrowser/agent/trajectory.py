@@ -13,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from colorbrowser.datafile import DataFileError, parse_json
 from colorbrowser.errors import UserError, writing_where_told
@@ -24,6 +26,14 @@ from colorbrowser.steps import Step
 from colorbrowser.utf8 import json_text
 
 MASK = "***"
+
+
+def spellings(value: str) -> list[str]:
+    """A secret as it is written, and as it shows in an address (``p@ss word`` is
+    ``p%40ss+word`` in a form's query, ``p%40ss%20word`` in a path): a page that puts
+    it in a link, or a form sent by GET, must not carry it into a file encoded."""
+    return list(dict.fromkeys([value, quote(value, safe=""), quote_plus(value, safe=""),
+                               quote(value)]))
 
 
 @dataclass
@@ -44,7 +54,8 @@ class Redactor:
     def _pattern(self) -> re.Pattern[str] | None:
         known = frozenset(s for s in self.secrets if s)
         if known != self._compiled[0]:
-            longest_first = sorted(known, key=len, reverse=True)
+            every = {form for value in known for form in spellings(value)}
+            longest_first = sorted(every, key=len, reverse=True)
             self._compiled = (known, re.compile("|".join(map(re.escape, longest_first)), re.I)
                               if known else None)
         return self._compiled[1]
@@ -72,11 +83,16 @@ def _private(path: str, flags: int) -> int:
 def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
     """Write then rename, so readers never see half a file even if we are killed.
     ``indent=None`` for large state no person reads: indenting disables json's C encoder."""
+    write_bytes_atomic(path, json_text(data, indent=indent).encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write then rename (a file of 0600, as ``mkstemp`` makes it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(json_text(data, indent=indent))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -94,6 +110,7 @@ def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
     run_dir = Path(run_dir)
     with writing_where_told("the run folder", run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
+        check_own_files(run_dir)
         fh = open(run_dir / ".lock", "a")  # noqa: SIM115 - held open until the stack closes
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -102,6 +119,44 @@ def lock_run_dir(run_dir: Path, stack: contextlib.ExitStack) -> None:
         raise UserError(f"{run_dir} is in use by another running colorbrowser process; "
                         "wait for it to end or stop it first") from None
     stack.callback(fh.close)
+
+
+RUN_SUBFOLDERS = ("screenshots", "checkpoints")
+RUN_FILE_ENDINGS = (".json", ".jsonl", ".html", ".lock")  # what a run reads and writes
+
+
+def check_own_files(run_dir: Path) -> None:
+    """A run folder may come from someone else, and a run appends to its files and
+    rewrites them: each of its own entries (its subfolders and everything in them,
+    its JSON files, its lock) must be a plain file or folder of the folder's own, never
+    a symbolic link (``steps.jsonl -> ~/.bashrc`` would be trimmed or appended to,
+    ``screenshots -> ~`` filled) nor a pipe or device (opening one blocks). Other
+    entries of a folder given with ``--out`` are not the run's and are left alone."""
+    run_dir = Path(run_dir)
+    folders = [run_dir, *(run_dir / name for name in RUN_SUBFOLDERS)]
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise UserError(f"cannot read the run folder {folder}: {exc.strerror or exc}"
+                            ) from None
+        for entry in entries:
+            if folder == run_dir and entry.name not in RUN_SUBFOLDERS and \
+                    not entry.name.endswith(RUN_FILE_ENDINGS):
+                continue
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue  # removed meanwhile
+            if stat.S_ISLNK(mode):
+                raise UserError(f"{entry.path} is a symbolic link: a run folder holds its "
+                                "own files (copy the folder with cp -rL to keep what the "
+                                "link points to)")
+            if not (stat.S_ISREG(mode) or (stat.S_ISDIR(mode) and folder == run_dir)):
+                raise UserError(f"{entry.path} is not a file (a pipe or a device): a run "
+                                "folder holds only its own files and folders")
 
 
 def slugify(text: str, limit: int = 40) -> str:
@@ -146,18 +201,34 @@ class Trajectory:
 
 def read_jsonl(path: Path) -> list[Any]:
     """Every line that parses, in order: a torn last line (a process killed mid-write)
-    is skipped, so a run or a study stays readable after any crash."""
-    path = Path(path)
+    is skipped, so a run or a study stays readable after any crash; so is a line that
+    is not UTF-8 (a file someone sent)."""
+    return [item for _, item in _parsed_lines(Path(path))]
+
+
+def _parsed_lines(path: Path) -> list[tuple[bytes, Any]]:
+    """(raw line, data) for every line of ``path`` that is UTF-8 JSON."""
     if not path.exists():
         return []
     items = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
+    with path.open("rb") as fh:
+        for raw in fh:
             try:
-                items.append(parse_json(line, str(path)))
-            except DataFileError:  # torn, or hostile (nested without end)
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
                 continue
+            if line.strip():
+                try:
+                    items.append((raw, parse_json(line, str(path))))
+                except DataFileError:  # torn, or hostile (nested without end)
+                    continue
     return items
+
+
+def step_lines(run_dir: Path) -> list[bytes]:
+    """The raw lines of ``steps.jsonl`` that ``read_steps`` counts, as they are in the file."""
+    return [raw for raw, data in _parsed_lines(Path(run_dir) / "steps.jsonl")
+            if isinstance(data, dict)]
 
 
 def read_steps(run_dir: Path) -> list[dict[str, Any]]:

@@ -51,6 +51,18 @@ def url_host(url: str) -> str:
     return urlsplit(url.strip()).netloc.lower()
 
 
+def hide_userinfo(url: str) -> str:
+    """``url`` with any user name and password before its host shown as ``***``: an
+    error message may quote an address, and ``http://ann:pw@host/`` holds a password."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    netloc, slash, tail = rest.partition("/")
+    if "@" not in netloc:
+        return url
+    return f"{scheme}://***@{netloc.rpartition('@')[2]}{slash}{tail}"
+
+
 def path_and_query(url: str) -> str:
     parts = urlsplit(url.strip())
     return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

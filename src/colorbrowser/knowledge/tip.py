@@ -24,7 +24,7 @@ TipSource = Literal["person", "exploration", "import"]
 KINDS: tuple[str, ...] = ("tip", "shortcut")
 SOURCES: tuple[str, ...] = ("person", "exploration", "import")
 
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")  # \Z: "$" allows a final newline
 MAX_COUNT = 10**12  # far above any real use, far below SQLite's 64-bit integers
 _SITE = re.compile(r"^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$")
 

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from colorbrowser.actions import spec_for
-from colorbrowser.knowledge.patterns import host_matches_site
+from colorbrowser.knowledge.patterns import hide_userinfo, host_matches_site
 from colorbrowser.knowledge.tip import _ID, MAX_COUNT, clean_site, new_tip_id, now
 from colorbrowser.plan.format import RANDOM, parse_step
 from colorbrowser.plan.placeholders import PLACEHOLDERS
@@ -53,12 +53,12 @@ def check_address(url: str, site: str, where: str, *, placeholders: bool = True)
         return
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https"):
-        raise ValueError(f"{where}: opens {url[:80]!r}; a workflow opens only http(s) "
-                         f"pages of {site}")
+        raise ValueError(f"{where}: opens {hide_userinfo(url)[:80]!r}; a workflow opens only "
+                         f"http(s) pages of {site}")
     if PARAM.search(parts.netloc) or "@" in parts.netloc or \
             not host_matches_site(parts.netloc, site):
-        raise ValueError(f"{where}: opens {url[:80]!r}, which is not on the workflow's site "
-                         f"{site}")
+        raise ValueError(f"{where}: opens {hide_userinfo(url)[:80]!r}, which is not on the "
+                         f"workflow's site {site}")
 
 
 def step_addresses(step: str | dict[str, Any]) -> list[str]:

@@ -3,11 +3,16 @@
 A workflows file is data someone may send: it is read through the shared capped loader
 (size, alias expansion, depth), every workflow is checked as a stored one is (a step
 must be a plan step, an address must be on the workflow's own site), and an import is
-all or nothing. Errors are one line that starts with file:line.
+all or nothing. A file may not name one of your secrets (``{{secret:NAME}}``): a
+workflow runs without a model, so it would type the secret wherever its steps say,
+into a comment box of the secret's own site too; only a file you wrote yourself may,
+when you say so (``with_secrets``). Errors are one line that starts with file:line.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -22,6 +27,7 @@ from colorbrowser.knowledge.workflow_store import InvalidWorkflow, check
 
 FILE_LIMIT = 4 * 1024 * 1024  # a thousand workflows of twenty steps stay far below
 KEY = "workflows"
+SECRET_MARK = re.compile(r"\{\{\s*secret\s*:", re.I)  # as agent.secrets.PLACEHOLDER starts
 
 
 class WorkflowFileError(UserError):
@@ -44,7 +50,8 @@ def dump_yaml(flows: Iterable[Workflow], *, stats: bool = True) -> str:
                      default_flow_style=False, indent=2)
 
 
-def load_yaml(text: str, source: str = "<yaml>") -> list[Workflow]:
+def load_yaml(text: str, source: str = "<yaml>", *, with_secrets: bool = False
+              ) -> list[Workflow]:
     node, data = compose_yaml_as(text, source, WorkflowFileError)
     if data is None:
         return []
@@ -59,6 +66,11 @@ def load_yaml(text: str, source: str = "<yaml>") -> list[Workflow]:
             raise WorkflowFileError(f"{where}: each workflow must be a mapping of fields")
         if not item.get("id"):
             raise WorkflowFileError(f"{where}: workflow has no id")
+        if not with_secrets and SECRET_MARK.search(json.dumps(item, default=str)):
+            raise WorkflowFileError(f"{where}: workflow {str(item['id'])[:120]} names a secret "
+                                    "({{secret:NAME}}); a workflows file may not choose what "
+                                    "of yours to type (import a file you wrote yourself with "
+                                    "--with-secrets)")
         try:
             flow = check(item, f"{where}: workflow {str(item['id'])[:120]}")
         except InvalidWorkflow as exc:
@@ -70,20 +82,22 @@ def load_yaml(text: str, source: str = "<yaml>") -> list[Workflow]:
     return flows
 
 
-def read_workflows_file(path: str | Path) -> list[Workflow]:
+def read_workflows_file(path: str | Path, *, with_secrets: bool = False) -> list[Workflow]:
     path = Path(path)
     text = read_text(path, "workflows file", limit=FILE_LIMIT)
     try:
-        return load_yaml(text, str(path))
+        return load_yaml(text, str(path), with_secrets=with_secrets)
     except (ValueError, OverflowError) as exc:  # a date like 2024-02-30, 5,000 digits
         raise WorkflowFileError(f"{path}: {' '.join(str(exc).split())[:200]}") from None
     except RecursionError:
         raise WorkflowFileError(f"{path}: nested too deeply") from None
 
 
-def import_file(kb: Any, path: str | Path, on_conflict: str = "error") -> Any:
+def import_file(kb: Any, path: str | Path, on_conflict: str = "error", *,
+                with_secrets: bool = False) -> Any:
     """Read the whole file first, then store it in one transaction: all or nothing."""
-    return kb.add_workflows(read_workflows_file(path), on_conflict=on_conflict)
+    return kb.add_workflows(read_workflows_file(path, with_secrets=with_secrets),
+                            on_conflict=on_conflict)
 
 
 def export_file(kb: Any, path: str | Path, site: str | None = None, *,

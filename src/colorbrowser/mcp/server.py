@@ -171,7 +171,7 @@ def build_server(config: ServerConfig | None = None) -> FastMCP:
 
     async def browser_act(ctx: Context, action: str) -> str:
         ws = _workspace(ctx)
-        done = await _run(ws, f"{action.strip()[:80]} failed", ws.act, action)
+        done = await _run(ws, f"{ws.clean(action.strip())[:80]} failed", ws.act, action)
         return render("act.j2", [TEMPLATES], action=done.action, output=done.output,
                       seen=done.seen)
 

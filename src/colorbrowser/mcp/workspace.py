@@ -136,7 +136,9 @@ class Workspace:
         if not result.ok:
             raise ToolFailure(self.clean(result.error or f"{action.name} failed"))
         seen = self.observe()
-        shown = text.strip() if action.name != "fill" else f"fill('{action.args[0]}', …)"
+        # The action is shown back cleaned: a goto may carry a secret in its address.
+        shown = self.clean(text.strip()) if action.name != "fill" else \
+            f"fill('{action.args[0]}', …)"
         output = self.clean(result.output) if result.output else None
         return Acted(shown, output, seen)
 

@@ -24,13 +24,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from colorbrowser.agent.trajectory import MASK
+from colorbrowser.datafile import one_line
 from colorbrowser.errors import Aborted, UserError
 from colorbrowser.protocols import EpisodeView, Hook
 from colorbrowser.steps import StepContext
 from colorbrowser.types import Observation
 
 MIN_TOKEN_CHARS = 8
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # whole name: fullmatch
 
 
 class ProfileExpired(Aborted):
@@ -46,8 +47,9 @@ def profiles_dir() -> Path:
 
 
 def check_name(name: str) -> str:
-    if not _NAME.match(name):
-        raise UserError(f"profile name {name!r}: use letters, digits, _ . - (up to 64)")
+    if not _NAME.fullmatch(name):  # ``$`` would let "shop\n" through
+        raise UserError(f"profile name {one_line(repr(name), 80)}: use letters, digits, "
+                        "_ . - (up to 64)")
     return name
 
 

@@ -154,11 +154,17 @@ def export_cmd(ctx: click.Context, file: Path, site: str | None, active: bool,
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--replace", "on_conflict", flag_value="replace", help="Overwrite existing ids.")
 @click.option("--skip-existing", "on_conflict", flag_value="skip", help="Keep existing ids.")
+@click.option("--with-secrets", is_flag=True,
+              help="Let its steps type your secrets ({{secret:NAME}}): only for a file you "
+                   "exported yourself.")
 @click.pass_context
-def import_cmd(ctx: click.Context, file: Path, on_conflict: str | None) -> None:
+def import_cmd(ctx: click.Context, file: Path, on_conflict: str | None,
+               with_secrets: bool) -> None:
     """Import a workflows file in one transaction (all workflows or none). Each step must
-    be a plan step and may open only pages of its workflow's own site."""
-    result = import_file(_kb(ctx), file, on_conflict=on_conflict or "error")
+    be a plan step and may open only pages of its workflow's own site, and may not name a
+    secret unless you say so."""
+    result = import_file(_kb(ctx), file, on_conflict=on_conflict or "error",
+                         with_secrets=with_secrets)
     click.echo(f"imported {len(result.added)} new, {len(result.replaced)} replaced, "
                f"{len(result.skipped)} skipped from {file}")
 

@@ -22,10 +22,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from colorbrowser.actions import ACTIONS, parse_action
-from colorbrowser.agent.trajectory import MASK, load_steps, write_json_atomic
+from colorbrowser.agent.trajectory import (
+    MASK,
+    check_own_files,
+    load_steps,
+    write_json_atomic,
+)
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
-from colorbrowser.knowledge.patterns import host_matches_site, url_host
+from colorbrowser.knowledge.patterns import hide_userinfo, host_matches_site, url_host
 from colorbrowser.knowledge.workflow import (
     AnswerSource,
     LearnedBy,
@@ -96,6 +101,7 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     run_dir = Path(run_dir)
     if not (run_dir / "steps.jsonl").is_file():
         raise UserError(f"{run_dir} is not a run folder (no steps.jsonl)")
+    check_own_files(run_dir)
     meta, result = _read(run_dir, "meta.json"), _read(run_dir, "result.json")
     if not result:
         raise UserError(f"run {run_dir} has not finished (no result.json)")
@@ -113,7 +119,8 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         start = next((s.url for s in steps if _web(s.url)), start)
     site = url_host(start)
     if not _web(start):
-        raise UserError(f"run {run_dir} never reached a web page ({start[:80]!r})")
+        raise UserError(f"run {run_dir} never reached a web page "
+                        f"({hide_userinfo(start)[:80]!r})")
     answer = result.get("answer")
     answer = answer if isinstance(answer, str) else ""
     kept = [s for s in steps if took_effect(s)]
@@ -151,7 +158,9 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
 
 
 def _web(url: str) -> bool:
-    return urlsplit(url).scheme in ("http", "https") and bool(url_host(url))
+    """An http(s) address with a host and no user name or password before it."""
+    return urlsplit(url).scheme in ("http", "https") and bool(url_host(url)) and \
+        "@" not in url_host(url)
 
 
 def recorded_answer(run_dir: str | Path) -> str:
@@ -185,7 +194,7 @@ def _on_site(step: Step, site: str, run_dir: Path) -> None:
     for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
         if not isinstance(url, str) or not host_matches_site(url_host(url), site):
             raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
-                            f"({str(url)[:80]!r}): a workflow stays on one site")
+                            f"({hide_userinfo(str(url))[:80]!r}): a workflow stays on one site")
 
 
 def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
