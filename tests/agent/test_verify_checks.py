@@ -182,6 +182,23 @@ def test_a_change_needs_a_successful_write_after_the_last_change_action():
     assert "answered 500 to POST http://h/save at step 2" in verdict.reason_text()
 
 
+def test_a_background_call_cut_off_by_the_saved_page_loading_is_no_failed_write():
+    stash = RequestNote(method="POST", url="http://h/api.php", status=None, kind="fetch",
+                        fields=["action"], failure="net::ERR_ABORTED")
+    saved = [step(1, "fill('5', 'Gaiters')"),
+             step(2, "click('6')", evidence=Evidence(requests=[
+                 stash, post("http://h/save", 303), doc("http://h/saved", 200)]))]
+    verdict = verify(proof(GOAL, "Saved the product", saved, final_text=SAVED))
+    assert verdict.verdict == "verified", verdict.reasons
+    # the same cut-off call on a page that never moved on is a write that failed
+    saved_by_fetch = RequestNote(method="POST", url="http://h/save", status=200,
+                                 kind="fetch", fields=["title"])
+    alone = [step(1, "fill('5', 'Gaiters')"),
+             step(2, "click('6')", evidence=Evidence(requests=[stash, saved_by_fetch]))]
+    assert verify(proof(GOAL, "Saved the product", alone, final_text=SAVED)
+                  ).verdict == "refuted"
+
+
 def test_a_change_never_submitted_is_refuted():
     typed_only = [step(1, "fill('5', 'Gaiters')")]
     verdict = verify(proof(GOAL, "Done", typed_only))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from colorbrowser.agent.verify.effects import documents, writes
 from colorbrowser.agent.verify.proof import Proof
 from colorbrowser.agent.verify.values import Observed, Value, flat, values_in
-from colorbrowser.evidence import CheckNote
+from colorbrowser.evidence import CheckNote, RequestNote
 from colorbrowser.steps import Step
 
 
@@ -21,6 +21,16 @@ def _acting(step: Step) -> bool:
 
 
 
+def _cut_off_by_the_next_page(request: RequestNote, requests: Sequence[RequestNote]) -> bool:
+    """A background call the browser cancelled (``net::ERR_ABORTED``, no answer) because
+    the page it came from was left for a page that loaded: the server never refused it
+    (a wiki's edit-stash call cut off by the save's own page load)."""
+    return (request.kind != "document" and request.status is None
+            and "ERR_ABORTED" in (request.failure or "")
+            and any(r.kind == "document" and r.status is not None and not r.error
+                    for r in requests))
+
+
 def check_change(proof: Proof) -> list[CheckNote]:
     steps = [s for s in proof.steps if s.executed]
     last_write = max((i for i, s in enumerate(steps) if writes(s, sign_in=False)), default=None)
@@ -30,8 +40,9 @@ def check_change(proof: Proof) -> list[CheckNote]:
                                  "changed anything on the server; submit the change")]
     notes: list[CheckNote] = []
     step = steps[last_write]
-    failed = [r for r in (step.evidence.requests if step.evidence else []) if r.error
-              and (r.writes or r.kind == "document")]
+    requests = step.evidence.requests if step.evidence else []
+    failed = [r for r in requests if r.error and (r.writes or r.kind == "document")
+              and not _cut_off_by_the_next_page(r, requests)]
     if failed:
         r = failed[0]
         answered = f"answered {r.status}" if r.status is not None else f"failed ({r.failure})"
