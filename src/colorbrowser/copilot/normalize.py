@@ -4,7 +4,9 @@ Deterministic, no model needed: the same events always give the same actions.
 
 - keystrokes into one field become one ``fill`` with its final value; a click that
   only focused the field before typing is dropped;
-- a burst of wheel events in one direction becomes one ``scroll``;
+- a burst of wheel events in one direction becomes one ``scroll``; so do the moves of
+  the view that keys made (Tab to a control out of sight, Space, PageDown, arrows on
+  the page), which no wheel event reports: a Tab dropped as focus keeps its scroll;
 - a page load the page itself started (its document fired ``navigate``: a link, a
   form, a script) is the consequence of the person's last click, key press, fill,
   select or check in that tab, and a pop-up tab (one with an opener) of the last such
@@ -84,6 +86,7 @@ class _Builder(TabRules):
         self.closed: set[int] = set()
         self.active = 0  # identity of the tab in front
         self.last_wheel: RawEvent | None = None
+        self.key_scroll: HumanAction | None = None  # the last view move made by keys
 
     # -- bookkeeping ------------------------------------------------------------
     def drop(self, reason: str) -> None:
@@ -245,6 +248,19 @@ class _Builder(TabRules):
         else:
             self.emit(e, "scroll", [dx, dy], target=False)
         self.last_wheel = e
+
+    def on_scroll(self, e: RawEvent) -> None:
+        """The view a key moved (Tab to a control out of sight, Space, PageDown, an arrow
+        on the page): no wheel said so, yet the person now sees another part of the page,
+        so it is a scroll; keys in a row that move it one way are one."""
+        dx, dy = round(e.dx), round(e.dy)
+        if not dx and not dy:
+            return self.drop("a key that moved the view by less than a pixel")
+        prev = self.last(tab_key(e))
+        if prev is not None and prev is self.key_scroll and (dy > 0) == (prev.action.args[1] > 0) \
+                and (dx > 0) == (prev.action.args[0] > 0):
+            return self.merge(prev, e, [prev.action.args[0] + dx, prev.action.args[1] + dy])
+        self.key_scroll = self.emit(e, "scroll", [dx, dy], target=False)
 
     # -- after the last event ---------------------------------------------------------
     def finish(self) -> Normalised:
