@@ -254,3 +254,30 @@ def test_keys_in_a_field_move_no_view(watched):
     watched.page.keyboard.press("End")
     assert watched.page.evaluate("scrollY") == 0
     assert watched.texts() == ["fill(textbox 'First', 'Ada Lovelace')"]
+
+
+# -- a busy machine: events that arrive late -----------------------------------------------
+def test_wheel_events_one_way_far_apart_are_still_one_scroll(watched):
+    """Found under --stress: a loaded machine spaced a burst's wheel events out by up to
+    1.4 s, which a time window split into two scrolls; nothing else came between."""
+    watched.open("long.html")
+    watched.page.mouse.move(600, 300)
+    for _ in range(3):
+        watched.page.mouse.wheel(0, 100)
+        watched.page.wait_for_timeout(900)
+    watched.page.mouse.wheel(0, -50)
+    assert watched.texts() == ["scroll(0, 300)", "scroll(0, -50)"]
+
+
+def test_a_double_click_whose_clicks_the_page_heard_late_is_one_dblclick(watched):
+    """The browser fires dblclick only for a double click, so the two clicks before it
+    are its own even when a busy page dated them far apart."""
+    watched.open("form.html")
+    box = watched.page.locator("#word").bounding_box()
+    watched.page.mouse.move(box["x"] + 5, box["y"] + 5)
+    watched.page.mouse.down(click_count=1)
+    watched.page.mouse.up(click_count=1)
+    watched.page.wait_for_timeout(900)
+    watched.page.mouse.down(click_count=2)
+    watched.page.mouse.up(click_count=2)
+    assert watched.texts() == ["dblclick(button 'Pick word')"]
