@@ -42,6 +42,7 @@ import multiprocessing
 import os
 import random
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,8 +58,10 @@ from capture_sessions import (
     PAGES,
     Outcome,
     Session,
+    StaticCache,
     local_sessions,
     login_state,
+    patience,
     perform,
     replay,
     replay_miss,
@@ -66,7 +69,9 @@ from capture_sessions import (
 from colorbrowser.arena import Arena
 from colorbrowser.browser.capture import RawEvent
 from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.browser.session import BrowserSession
 from colorbrowser.config import BrowserSettings
+from colorbrowser.errors import BrowserError
 from colorbrowser.static_server import send_html
 from colorbrowser.testing import serve_directory
 
@@ -208,19 +213,25 @@ class Miss:
 
 
 def run_one(session: Session, urls: dict[str, str], rng: random.Random, arena: Arena | None,
-            env: BrowserEnv | None) -> tuple[Outcome, Miss | None]:
+            person: BrowserSession, env: BrowserEnv | None, files: StaticCache
+            ) -> tuple[Outcome, Miss | None]:
     base = urls[session.app]
     login = login_state(session, arena) if session.app else None
     if session.app and arena is not None:  # no session sees another's writes
         arena.reset([session.app])
-    outcome = perform(session, base, rng, login)
+    outcome = perform(session, base, rng, person, login, files)
     outcome.base = [x if x != "new_tab" else _new_tab(outcome.events)
                     for x in baseline(outcome.events)]
     if env is None:
         return outcome, None
     if session.writes and arena is not None:
         arena.reset([session.app])
-    again = replay(env, f"{base}/{session.start.lstrip('/')}", outcome.actions, login)
+    try:
+        again = replay(env, f"{base}/{session.start.lstrip('/')}", outcome.actions, login,
+                       patience(session), files)
+    except (PlaywrightError, BrowserError) as exc:  # the replay broke: a miss, shown
+        return outcome, Miss(session, f"replay failed: {str(exc).splitlines()[0]}"[:160],
+                             False)
     if again == outcome.person_state:
         return outcome, None
     what, app = replay_miss(outcome.person_state, again)
@@ -269,12 +280,20 @@ def main(argv: list[str] | None = None) -> int:
         with serve_directory(PAGES, {"/inputs.html": lambda req: send_html(req, inputs)},
                              token="") as url, stress(args.stress) as busy:
             urls = {"": url, **{a: arena.base_url(a) for a in apps}} if arena else {"": url}
-            env = None if args.no_replay else BrowserEnv(BrowserSettings(action_timeout_ms=3000))
+            # One browser for the person and one for the replays, for the whole run:
+            # each session gets fresh contexts in them, not a new launch.
+            person = BrowserSession(BrowserSettings())
+            files = StaticCache()
+            env = None if args.no_replay else BrowserEnv(BrowserSettings())
             try:
                 for n, session in enumerate(todo, 1):
+                    began = time.monotonic()
+                    if person.started and not person.is_alive:  # crashed: launch again
+                        person.close()
                     try:
-                        outcome, miss = run_one(session, urls, rng, arena, env)
-                    except PlaywrightError as exc:  # the script, not the capture: shown
+                        outcome, miss = run_one(session, urls, rng, arena, person, env,
+                                                files)
+                    except (PlaywrightError, BrowserError) as exc:  # the script: shown
                         failed.append(f"{session.name}: {str(exc).splitlines()[0]}")
                         continue
                     for o_score, b_score in [(ours, base), by_kind.setdefault(
@@ -294,9 +313,12 @@ def main(argv: list[str] | None = None) -> int:
                                       f"{' replay differs' if miss else ''}: ours "
                                       f"{outcome.ours} expected {outcome.expected}",
                                       soft_wrap=True)
-                    print(f"\r{n}/{len(todo)}", end="", file=sys.stderr, flush=True)
+                    verdict = "same" if outcome.ours == outcome.expected else "differs"
+                    print(f"{n}/{len(todo)} {session.name}: actions {verdict}, replay "
+                          f"{'-' if env is None else 'miss' if miss else 'same'}, "
+                          f"{time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
             finally:
-                print(file=sys.stderr)
+                person.close()
                 if env is not None:
                     env.close()
     finally:

@@ -7,6 +7,7 @@ apps are in ``capture_arena.py``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -14,17 +15,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from playwright.sync_api import BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
 
 from colorbrowser.actions import parse_action
 from colorbrowser.browser.capture import RawEvent, capture_for
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.browser.observe import observe
 from colorbrowser.browser.session import BrowserSession
-from colorbrowser.config import BrowserSettings
 from colorbrowser.copilot.normalize import HumanAction, normalise
 
 PAGES = Path(__file__).parent / "capture_pages"
@@ -369,11 +369,26 @@ _STATE = """() => {
 }"""
 
 
-def end_state(pages: list[Page]) -> list[tuple[str, dict]]:
+_QUIET = "() => new Promise((done) => setTimeout(done, 0))"
+
+
+def settle(browser: BrowserSession) -> None:
+    """Wait, on conditions rather than a fixed sleep, until every tab is done: a
+    navigation under way has loaded, and the page has run what it queued (a record a
+    key's handler posts once the page's own handlers ran) and handed its records over."""
+    wait = browser.settings.action_timeout_ms
+    for page in browser.pages:
+        browser.finish_navigation(page, wait)
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_load_state(timeout=wait)
+            page.evaluate(_QUIET)
+
+
+def end_state(browser: BrowserSession) -> list[tuple[str, dict]]:
+    settle(browser)
     state = []
-    for page in pages:
+    for page in browser.pages:
         try:
-            page.wait_for_load_state(timeout=3000)
             state.append((page.url.split("#")[0], page.evaluate(_STATE)))
         except PlaywrightError as exc:
             state.append((page.url, {"error": str(exc).splitlines()[0]}))
@@ -381,10 +396,14 @@ def end_state(pages: list[Page]) -> list[tuple[str, dict]]:
 
 
 def replay(env: BrowserEnv, start: str, actions: list[HumanAction],
-           login: dict[str, Any] | None = None) -> list[tuple[str, dict]]:
-    env.page.context.clear_cookies()
-    if login:
-        env.page.context.add_cookies(login["cookies"])
+           login: dict[str, Any] | None = None, wait: int = 5000,
+           files: StaticCache | None = None) -> list[tuple[str, dict]]:
+    """The actions, replayed by the agent's executor in a fresh context of the env's
+    browser (nothing left of the session before: cookies, storage, cache)."""
+    env.settings.action_timeout_ms = wait
+    env.session.fresh_context(login)
+    if files is not None:
+        files.attach(env.session.context)
     env.reset(start)
     # The replay's browser is shared by every session: a draft an app kept in the
     # page's storage (Spirit's comment box) must not reach the next session's replay.
@@ -394,8 +413,41 @@ def replay(env: BrowserEnv, start: str, actions: list[HumanAction],
     for act in actions:
         env.observe()
         env.step(parse_action(act.text()))
-    env.page.wait_for_timeout(300)
-    return end_state(env.session.pages)
+    return end_state(env.session)
+
+
+# -- static files -------------------------------------------------------------------------
+class StaticCache:
+    """The apps' stylesheets, scripts, images and fonts, kept after their first load
+    and handed to every later session's fresh context, as a person's warm browser cache
+    would: under load an app's server takes seconds to send a page's twenty of them
+    again. Pages, forms and anything else still go to the app."""
+
+    FILES = re.compile(r"^http://127\.0\.0\.1:\d+/[^?#]*\.(css|js|png|svg|gif|ico|jpe?g|"
+                       r"webp|woff2?|ttf)(\?[^#]*)?$")
+    DROP: ClassVar[set[str]] = {"content-encoding", "content-length", "transfer-encoding",
+                                "set-cookie"}
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[int, dict[str, str], bytes]] = {}
+
+    def attach(self, context: BrowserContext) -> None:
+        context.route(self.FILES, self._serve)
+
+    def _serve(self, route: Route) -> None:
+        request = route.request
+        if request.method != "GET":
+            route.continue_()
+            return
+        hit = self.kept.get(request.url)
+        if hit is None:
+            response = route.fetch()
+            headers = {k: v for k, v in response.headers.items() if k.lower() not in self.DROP}
+            hit = (response.status, headers, response.body())
+            if response.status == 200:
+                self.kept[request.url] = hit
+        status, headers, body = hit
+        route.fulfill(status=status, headers=headers, body=body)
 
 
 # -- one session ------------------------------------------------------------------------
@@ -417,27 +469,33 @@ def login_state(session: Session, arena: Any) -> dict[str, Any] | None:
     return json.loads(arena.login_state(session.app, session.user).read_text())
 
 
-def perform(session: Session, base: str, rng: random.Random,
-            login: dict[str, Any] | None = None) -> Outcome:
-    # The arena's apps answer slowly on a loaded machine: the script waits on them.
-    wait = 20000 if session.app else 5000
-    browser = BrowserSession(BrowserSettings(action_timeout_ms=wait)).start(login)
-    try:
-        capture = capture_for(browser, None)
-        page = browser.page
-        page.goto(f"{base}/{session.start.lstrip('/')}")
-        observe(browser)  # as in copilot mode: the agent has seen the page (ids given)
-        page.wait_for_timeout(150)
-        mark = time.time() * 1000
-        session.act(Person(page, base, rng))
-        page.wait_for_timeout(400)
-        events = [e for e in capture.all() if e.t >= mark]
-        done = normalise(capture.all(), keep=lambda e: e.t >= mark)
-        expected = [x.replace("{base}", base) for x in session.expected]
-        return Outcome(session, [a.label() for a in done.actions], [], expected,
-                       done.actions, end_state(browser.pages), events)
-    finally:
-        browser.close()
+def patience(session: Session) -> int:
+    """Milliseconds the script and the replay wait on a page: the arena's apps answer
+    slowly on a loaded machine, and a wait that runs out is a failure, not a result."""
+    return 20000 if session.app else 5000
+
+
+def perform(session: Session, base: str, rng: random.Random, browser: BrowserSession,
+            login: dict[str, Any] | None = None, files: StaticCache | None = None) -> Outcome:
+    """The scripted person's turn in a fresh context of ``browser`` (one launch for the
+    whole corpus; no cookie, storage or cache of another session is left)."""
+    browser.settings.action_timeout_ms = patience(session)
+    browser.fresh_context(login)
+    if files is not None:
+        files.attach(browser.context)
+    capture = capture_for(browser, None)
+    page = browser.page
+    page.goto(f"{base}/{session.start.lstrip('/')}")
+    observe(browser)  # as in copilot mode: the agent has seen the page (ids given)
+    settle(browser)
+    mark = time.time() * 1000
+    session.act(Person(page, base, rng))
+    settle(browser)
+    events = [e for e in capture.all() if e.t >= mark]
+    done = normalise(capture.all(), keep=lambda e: e.t >= mark)
+    expected = [x.replace("{base}", base) for x in session.expected]
+    return Outcome(session, [a.label() for a in done.actions], [], expected,
+                   done.actions, end_state(browser), events)
 
 
 # -- why a replay missed --------------------------------------------------------------

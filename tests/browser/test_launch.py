@@ -104,6 +104,30 @@ def test_two_sessions_in_one_thread_share_the_driver(shared_env, pages_url):
     assert set(state) == {"cookies", "origins"}
 
 
+def test_a_fresh_context_keeps_the_browser_and_nothing_of_the_old_context(pages_url):
+    """Many independent sessions in a row (the capture benchmark) pay one launch: the
+    new context starts with the given cookies only, on one blank tab."""
+    session = BrowserSession(BrowserSettings(action_timeout_ms=3000)).start()
+    try:
+        pid = session.browser_pid
+        session.page.goto(f"{pages_url}/browser/page1.html")
+        session.context.add_cookies([{"name": "old", "value": "1", "url": pages_url}])
+        session.new_tab(f"{pages_url}/browser/page2.html")
+        old = session.context
+        given = {"cookies": [{"name": "given", "value": "2", "domain": "127.0.0.1",
+                              "path": "/", "expires": -1, "httpOnly": False,
+                              "secure": False, "sameSite": "Lax"}], "origins": []}
+        session.fresh_context(given)
+        assert session.context is not old and not old.pages
+        assert session.browser_pid == pid and session.is_alive
+        assert [p.url for p in session.pages] == ["about:blank"]
+        assert [c["name"] for c in session.context.cookies()] == ["given"]
+        session.page.goto(f"{pages_url}/browser/page2.html")
+        assert session.page.title() == "Page two"
+    finally:
+        session.close()
+
+
 @pytest.mark.parametrize("make", [
     lambda tmp: tmp / "nope",
     lambda tmp: tmp,  # a folder

@@ -200,3 +200,84 @@ def test_a_button_named_by_a_title_a_tooltip_took_away_keeps_its_name(watched):
     watched.page.click("#bold")
     assert watched.page.get_attribute("#bold", "title") == ""  # the page took it away
     assert watched.texts() == ["click(button 'Strong (Ctrl+B)')"]
+
+
+# -- the view keys move -----------------------------------------------------------------
+def test_tab_to_a_control_out_of_sight_keeps_the_scroll_it_made(watched):
+    """Found on Trac's new-ticket form: Tab past the last field brought a control far
+    below into view; with the Tab dropped as focus, the replay ended at the top."""
+    from colorbrowser.actions import parse_action
+    from colorbrowser.browser.env import BrowserEnv
+    from colorbrowser.config import BrowserSettings
+
+    watched.open("long.html")
+    watched.page.click("#first")
+    watched.page.keyboard.type("Ada")
+    watched.page.keyboard.press("Tab")
+    assert watched.page.evaluate("document.activeElement.id") == "later"
+    moved = watched.page.evaluate("scrollY")
+    assert moved > 1000  # the browser brought the checkbox into view
+    done = watched.actions().actions
+    assert [a.label() for a in done] == ["fill(textbox 'First', 'Ada')", f"scroll(0, {moved})"]
+    with BrowserEnv(BrowserSettings(action_timeout_ms=3000)) as env:
+        env.reset(watched.url("long.html"))
+        for act in done:
+            env.observe()
+            assert env.step(parse_action(act.text())).ok
+        env.page.wait_for_function("window.scrollY > 0")
+        assert env.page.evaluate("scrollY") == moved
+        assert env.page.eval_on_selector("#first", "e => e.value") == "Ada"
+
+
+def test_page_keys_that_move_the_view_one_way_are_one_scroll(watched):
+    watched.open("long.html")
+    assert watched.page.evaluate("document.activeElement === document.body")
+    watched.page.keyboard.press("PageDown")
+    watched.page.keyboard.press("Space")
+    watched.page.keyboard.press("ArrowDown")
+    down = watched.page.evaluate("scrollY")
+    assert down > 1000
+    assert watched.texts() == [f"scroll(0, {down})"]
+    watched.mark()
+    watched.page.keyboard.press("Home")
+    assert watched.page.evaluate("scrollY") == 0
+    assert watched.texts() == [f"scroll(0, {-down})"]
+
+
+def test_keys_in_a_field_move_no_view(watched):
+    """Typing, Space, Home and End in a text field change the field (its caret) only,
+    though on the page they would move the view."""
+    watched.open("long.html")
+    watched.page.click("#first")
+    watched.page.keyboard.type("Ada Lovelace")
+    watched.page.keyboard.press("Home")
+    watched.page.keyboard.press("End")
+    assert watched.page.evaluate("scrollY") == 0
+    assert watched.texts() == ["fill(textbox 'First', 'Ada Lovelace')"]
+
+
+# -- a busy machine: events that arrive late -----------------------------------------------
+def test_wheel_events_one_way_far_apart_are_still_one_scroll(watched):
+    """Found under --stress: a loaded machine spaced a burst's wheel events out by up to
+    1.4 s, which a time window split into two scrolls; nothing else came between."""
+    watched.open("long.html")
+    watched.page.mouse.move(600, 300)
+    for _ in range(3):
+        watched.page.mouse.wheel(0, 100)
+        watched.page.wait_for_timeout(900)
+    watched.page.mouse.wheel(0, -50)
+    assert watched.texts() == ["scroll(0, 300)", "scroll(0, -50)"]
+
+
+def test_a_double_click_whose_clicks_the_page_heard_late_is_one_dblclick(watched):
+    """The browser fires dblclick only for a double click, so the two clicks before it
+    are its own even when a busy page dated them far apart."""
+    watched.open("form.html")
+    box = watched.page.locator("#word").bounding_box()
+    watched.page.mouse.move(box["x"] + 5, box["y"] + 5)
+    watched.page.mouse.down(click_count=1)
+    watched.page.mouse.up(click_count=1)
+    watched.page.wait_for_timeout(900)
+    watched.page.mouse.down(click_count=2)
+    watched.page.mouse.up(click_count=2)
+    assert watched.texts() == ["dblclick(button 'Pick word')"]

@@ -236,8 +236,40 @@
     if (!el || !['input', 'select', 'textarea'].includes(el.localName)) return;
     post({ kind: 'change', ...describe(el) });
   });
+  // -- the view a key moved: Tab to a control out of sight, Space, PageDown, End or an
+  // arrow on the page scroll it, and no wheel event says so. The page's position is
+  // read when the key comes and again once its default action is done (a task later,
+  // or at the next input, whichever is first), so the move is the key's by order, not
+  // by a time window. A key in a field (typing, a caret, a step) moves only the field.
+  let viewKey = null;
+  const viewMoved = () => {
+    const k = viewKey;
+    viewKey = null;
+    if (!k) return;
+    const dx = scrollX - k.x;
+    const dy = scrollY - k.y;
+    if (dx || dy) post({ kind: 'scroll', dx, dy, t: k.t });
+  };
+  const watchView = (e, el) => {
+    if (window !== window.top) return;
+    const field = el && el.nodeType === 1 && (el.isContentEditable
+      || ['input', 'textarea', 'select'].includes(el.localName));
+    const tab = e.key === 'Tab';
+    if (field && !tab && !(el.localName === 'input' && ['checkbox', 'radio', 'button',
+      'submit', 'reset', 'image', 'file', 'color', 'range'].includes(el.type))) return;
+    if (!tab && inPlace(el, e.key)) return;
+    viewKey = { x: scrollX, y: scrollY, t: Date.now() };
+    setTimeout(viewMoved, 0);
+  };
+  for (const type of ['keyup', 'pointerdown', 'wheel']) on(type, viewMoved);
   on('keydown', (e) => {
+    viewMoved();  // the key before this one: its default action is done by now
     if (e.isComposing || ['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) return;
+    keyRecord(e);
+    const at = e.composedPath ? e.composedPath()[0] : e.target;
+    watchView(e, at === document.body ? document.activeElement : at);  // after its record
+  });
+  function keyRecord(e) {
     const combo = e.ctrlKey || e.metaKey || e.altKey;
     const editable = e.target && (e.target.isContentEditable
       || ['input', 'textarea'].includes(e.target.localName));
@@ -257,7 +289,7 @@
       return;
     }
     post(record);
-  });
+  }
   // A key whose default changes the focused field's value in place: Enter in a
   // multi-line field, arrows in one (caret moves) or in a field they step.
   function inPlace(el, key) {

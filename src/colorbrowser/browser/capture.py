@@ -32,8 +32,8 @@ MASK = "********"
 MAX_EVENTS = 20_000
 MAX_TEXT = 2_000
 
-Kind = Literal["click", "dblclick", "input", "change", "key", "hover", "wheel", "history",
-               "visible", "doc", "leave", "tab_open", "tab_close"]
+Kind = Literal["click", "dblclick", "input", "change", "key", "hover", "wheel", "scroll",
+               "history", "visible", "doc", "leave", "tab_open", "tab_close"]
 
 
 class RawEvent(BaseModel):

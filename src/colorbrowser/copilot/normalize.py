@@ -4,7 +4,10 @@ Deterministic, no model needed: the same events always give the same actions.
 
 - keystrokes into one field become one ``fill`` with its final value; a click that
   only focused the field before typing is dropped;
-- a burst of wheel events in one direction becomes one ``scroll``;
+- wheel events in one direction, with nothing else in between, become one ``scroll``
+  (no time window: load spaces events out); so do the moves of
+  the view that keys made (Tab to a control out of sight, Space, PageDown, arrows on
+  the page), which no wheel event reports: a Tab dropped as focus keeps its scroll;
 - a page load the page itself started (its document fired ``navigate``: a link, a
   form, a script) is the consequence of the person's last click, key press, fill,
   select or check in that tab, and a pop-up tab (one with an opener) of the last such
@@ -13,7 +16,8 @@ Deterministic, no model needed: the same events always give the same actions.
   an action it comes, unless the person's last action was a click on a link that the
   browser opens in a new tab (a middle click, captured from ``auxclick``, or a
   Ctrl/Shift click);
-- click, click, dblclick on one element is one ``dblclick``; a label's click and the
+- click, click, dblclick on one element is one ``dblclick`` (the browser's dblclick says
+  the clicks were one double click, whatever their times); a label's click and the
   click it passes to its control are one; a checkbox's click is ``check``/``uncheck``;
 - a hover is kept only when the next click lands in the menu it opened: inside the
   hovered element, or on something that appeared while it was hovered (inserted
@@ -59,8 +63,6 @@ from colorbrowser.copilot.tab_rules import (
 from colorbrowser.steps import Target
 from colorbrowser.types import Action
 
-BURST_GAP_MS = 700  # wheel events closer than this, in one direction, are one scroll
-DOUBLE_MS = 700
 BROWSER_KEYS = {"Control+r", "Meta+r", "F5", "Control+l", "Meta+l", "Control+t", "Meta+t",
                 "Control+w", "Meta+w", "Control+Tab", "Control+Shift+Tab", "Alt+ArrowLeft",
                 "Alt+ArrowRight", "Meta+[", "Meta+]"}
@@ -84,6 +86,7 @@ class _Builder(TabRules):
         self.closed: set[int] = set()
         self.active = 0  # identity of the tab in front
         self.last_wheel: RawEvent | None = None
+        self.key_scroll: HumanAction | None = None  # the last view move made by keys
 
     # -- bookkeeping ------------------------------------------------------------
     def drop(self, reason: str) -> None:
@@ -173,10 +176,12 @@ class _Builder(TabRules):
     def on_dblclick(self, e: RawEvent) -> None:
         if not e.bid:  # a word of plain text selected: nothing an action could name
             return self.drop("double click on an element without an id")
+        # The browser fires dblclick only after the two clicks of a double click, so
+        # the clicks just before it on the element are its own however late the page
+        # heard of them (a busy machine delays every event): no time window.
         folded = 0
         for act in reversed(self.out.actions[-2:]):
-            if act.name == "click" and act.target and act.target.bid == e.bid \
-                    and e.t - act.t <= DOUBLE_MS:
+            if act.name == "click" and act.target and act.target.bid == e.bid:
                 self.out.actions.remove(act)
                 folded += 1
         self.out.used -= folded
@@ -239,12 +244,27 @@ class _Builder(TabRules):
             return self.drop("a wheel event that moved nothing")
         w = self.last_wheel
         same_way = w is not None and (dy > 0) == (w.dy > 0) and (dx > 0) == (w.dx > 0)
-        if prev and prev.name == "scroll" and w is not None and same_way \
-                and e.t - w.t <= BURST_GAP_MS:
+        # Wheel events one way, with nothing else in between, are one scroll however
+        # far apart: a time window split a burst when a busy machine (or a slow hand)
+        # spaced its events out, and two scrolls one way end where their sum does.
+        if prev and prev.name == "scroll" and w is not None and same_way:
             self.merge(prev, e, [prev.action.args[0] + dx, prev.action.args[1] + dy])
         else:
             self.emit(e, "scroll", [dx, dy], target=False)
         self.last_wheel = e
+
+    def on_scroll(self, e: RawEvent) -> None:
+        """The view a key moved (Tab to a control out of sight, Space, PageDown, an arrow
+        on the page): no wheel said so, yet the person now sees another part of the page,
+        so it is a scroll; keys in a row that move it one way are one."""
+        dx, dy = round(e.dx), round(e.dy)
+        if not dx and not dy:
+            return self.drop("a key that moved the view by less than a pixel")
+        prev = self.last(tab_key(e))
+        if prev is not None and prev is self.key_scroll and (dy > 0) == (prev.action.args[1] > 0) \
+                and (dx > 0) == (prev.action.args[0] > 0):
+            return self.merge(prev, e, [prev.action.args[0] + dx, prev.action.args[1] + dy])
+        self.key_scroll = self.emit(e, "scroll", [dx, dy], target=False)
 
     # -- after the last event ---------------------------------------------------------
     def finish(self) -> Normalised:
