@@ -33,6 +33,16 @@ SEARCH_WIKI = "Search Valdoria Encyclopedia"
 YEAR = datetime.date.today().year
 
 
+def middle_click(selector: str) -> Callable[[Person], None]:
+    """A person's middle click on a link, waiting for the tab it opens to load."""
+    def run(p: Person) -> None:
+        with p.page.context.expect_page() as opened:
+            p.page.click(selector, button="middle")
+        opened.value.wait_for_load_state()
+        p.pause(200, 300)
+    return run
+
+
 def input_sessions() -> list[Session]:
     """Twenty kinds, two variants each, on four apps."""
     out: list[Session] = []
@@ -190,12 +200,8 @@ def _redmine(add: Callable[..., None], v: int) -> None:
     subject_link = ("Update Jinja2 to the latest release",
                     "The mobile layout raises an error when the window is narrower than 360 px")[v]
 
-    def middle(p: Person) -> None:
-        with p.page.context.expect_page() as opened:
-            p.page.click(f"td.subject a >> nth={v}", button="middle")
-        opened.value.wait_for_load_state()
-        p.pause(200, 300)
-    add("redmine: middle click on an issue", "tracker", ISSUES, middle,
+    add("redmine: middle click on an issue", "tracker", ISSUES,
+        middle_click(f"td.subject a >> nth={v}"),
         [act("click", "link", subject_link, "middle")])
 
 
@@ -252,12 +258,8 @@ def _wiki(add: Callable[..., None], v: int) -> None:
 
     region = ("Westvale", "Fenland")[v]
 
-    def middle(p: Person) -> None:
-        with p.page.context.expect_page() as opened:
-            p.page.click(f"#mw-content-text a[href='/index.php/{region}']", button="middle")
-        opened.value.wait_for_load_state()
-        p.pause(200, 300)
-    add("wiki: middle click in an article", "wiki", "/index.php/Main_Page", middle,
+    add("wiki: middle click in an article", "wiki", "/index.php/Main_Page",
+        middle_click(f"#mw-content-text a[href='/index.php/{region}']"),
         [act("click", "link", region, "middle")])
 
 
@@ -290,12 +292,7 @@ def _forum(add: Callable[..., None], v: int) -> None:
     topic = ("Advice needed: my night train plan is getting expensive",
              "Help: my e-bike makes my knees hurt")[v]
 
-    def middle(p: Person) -> None:
-        with p.page.context.expect_page() as opened:
-            p.page.click(f"role=link[name='{topic}']", button="middle")
-        opened.value.wait_for_load_state()
-        p.pause(200, 300)
-    add("forum: middle click on a topic", "forum", "/", middle,
+    add("forum: middle click on a topic", "forum", "/", middle_click(f"role=link[name='{topic}']"),
         [act("click", "link", topic, "middle")])
 
     def bold_then_address(p: Person) -> None:
