@@ -125,3 +125,23 @@ def test_a_look_alike_before_a_target_learned_unique_is_refused(trac_url, env, t
     assert runner.report.refused >= 1 and result.status == "aborted"
     assert not any(s.target and s.executed for s in steps)
     assert pages.wrong.count == 0
+
+
+def test_a_target_learned_with_no_heading_above_it_is_refused_under_a_decoys_heading(
+        trac_url, env, tmp_path):
+    """No count of look-alikes to go by (a step the Operator healed keeps none): the
+    absence of a section heading, recorded as a fact, is what refuses the decoy's box."""
+    flow = reports_flow(env, trac_url)
+    assert flow.steps[0].surroundings.no_heading
+    flow.steps[0] = flow.steps[0].model_copy(update={"matches": None})
+    pages = changed(env, trac_url, "extra")
+    model = declining_operator()
+    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False), mode="only")
+    _, result = run(GOAL, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
+                    decider=runner, hooks=[runner])
+    steps = load_steps(tmp_path / "run")
+    assert steps[0].observation.count("link 'View Tickets'") == 2
+    assert runner.report.refused >= 1 and result.status == "aborted"
+    assert "where it had no section heading" in (runner.report.gave_up or "")
+    assert not any(s.target and s.executed for s in steps)
+    assert pages.wrong.count == 0

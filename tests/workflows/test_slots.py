@@ -4,9 +4,12 @@ one, a look-alike or a name that says something else is not."""
 
 from __future__ import annotations
 
+from colorbrowser.knowledge.workflow import WorkflowStep
 from colorbrowser.workflows import page
+from colorbrowser.workflows.instantiate import check_surroundings
 from colorbrowser.workflows.learn import learn
 
+from .pages import observation
 from .runs import write_run
 
 MENU = """
@@ -72,3 +75,24 @@ def test_another_role_in_the_slot_is_not_taken():
     before, after = slot(menu(), "View Tickets")
     button = menu().replace("[24] link 'View Tickets'", "[24] button 'Show Tickets'")
     assert page.renamed(button, "link", "View Tickets", before, after) is None
+
+
+def test_no_heading_above_a_target_is_recorded_and_a_heading_there_later_refuses_it():
+    lines = page.parse(menu())
+    around = page.surroundings(lines, page.same_targets(lines, "link", "Roadmap")[0])
+    assert around.no_heading and around.heading == ""
+    step = WorkflowStep(step={"click": {"role": "link", "name": "Roadmap"}},
+                        surroundings=around)
+    same = observation(menu())
+    assert check_surroundings(step, same.elements["20"], same, {}) is None
+    boxed = observation("[2] heading 'Sponsored' level=4\n[3] link 'Roadmap'\n" + menu())
+    assert "where it had no section heading" in check_surroundings(
+        step, boxed.elements["3"], boxed, {})
+    assert "where it had no section heading" in check_surroundings(
+        step, boxed.elements["20"], boxed, {})
+
+
+def test_a_heading_learned_above_a_target_is_not_a_no_heading_fact():
+    lines = page.parse(menu() + "[31] link 'Read more'\n")
+    around = page.surroundings(lines, len(lines) - 1)
+    assert not around.no_heading and around.heading == "Welcome"

@@ -286,7 +286,8 @@ class _Builder:
                     row = text
                     break
         out = Surroundings(label=self._value(found.label), heading=self._value(found.heading),
-                           row=row, before=self._value(found.before),
+                           row=row, no_heading=found.no_heading,
+                           before=self._value(found.before),
                            after=self._value(found.after))
         return out if out != Surroundings() else None
 

@@ -156,7 +156,7 @@ def surroundings(lines: list[Line], index: int) -> Surroundings:
     above = headings_above(lines, index)
     before, after = neighbours(lines, index)
     return Surroundings(label=label_of(lines, index), heading=above[-1] if above else "",
-                        before=before, after=after)
+                        no_heading=not above, before=before, after=after)
 
 
 def named(line: Line) -> str:
