@@ -145,3 +145,15 @@ def test_a_target_learned_with_no_heading_above_it_is_refused_under_a_decoys_hea
     assert "where it had no section heading" in (runner.report.gave_up or "")
     assert not any(s.target and s.executed for s in steps)
     assert pages.wrong.count == 0
+
+
+def test_a_redirect_through_changed_pages_lands_where_the_app_sends_it(
+        trac_url, env, tmp_path):
+    """Trac's quick jump answers "#42" with a redirect to the ticket: the browser must
+    follow it and show the ticket's address, as it does on the unchanged app (a rule
+    that fetched the redirect's target itself would leave the search address shown)."""
+    _ = env.page
+    pages = changed(env, trac_url, "rename", "Roadmap")
+    env.page.goto(f"{trac_url}/search?q=%2342")
+    env.page.wait_for_url(f"{trac_url}/ticket/42")
+    assert pages.pages >= 1 and "Plan" in env.page.content()
