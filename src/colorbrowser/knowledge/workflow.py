@@ -76,11 +76,18 @@ class _Model(BaseModel):
 class Surroundings(_Model):
     """Where the target sits, so that a renamed or moved control is noticed, not clicked:
     its label, the heading of its section and the text of its row (a table row, a list
-    item). Empty fields are not checked."""
+    item). Empty fields are not checked, except that ``no_heading`` records the absence
+    of a section heading above it as a fact: a heading above it now means it is in
+    another section, or a box of its own was put before it. ``before`` and ``after`` are
+    the named elements next to it in page order ("link Timeline"): not checked before a
+    step, they let a renamed control be found again in the same slot (``runner``)."""
 
     label: str = Field("", max_length=MAX_TEXT)
     heading: str = Field("", max_length=MAX_TEXT)
     row: str = Field("", max_length=MAX_TEXT)
+    no_heading: bool = False
+    before: str = Field("", max_length=MAX_TEXT)
+    after: str = Field("", max_length=MAX_TEXT)
 
 
 class WorkflowStep(_Model):

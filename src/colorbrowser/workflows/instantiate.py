@@ -120,7 +120,7 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
     """None when the element still sits where it sat when the workflow was learned;
     otherwise why not (a renamed label, a missing section, another row)."""
     want = ws.surroundings
-    if want is None or not (want.label or want.heading or want.row):
+    if want is None or not (want.label or want.heading or want.row or want.no_heading):
         return None
     lines = page.parse(obs.axtree)
     index = page.index_of(lines, element.bid)
@@ -138,6 +138,9 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
         above = page.headings_above(lines, index)
         if not above or page.norm(above[-1]) != page.norm(heading):
             return f"it is not under the heading {heading!r}"
+    if want.no_heading and (above := page.headings_above(lines, index)):
+        return (f"it is under the heading {above[-1]!r}, where it had no section heading "
+                "above it")
     if want.row:
         row_text = fill_text(want.row, params)
         row = page.row_of(lines, index)

@@ -286,8 +286,10 @@ class _Builder:
                     row = text
                     break
         out = Surroundings(label=self._value(found.label), heading=self._value(found.heading),
-                           row=row)
-        return out if (out.label or out.heading or out.row) else None
+                           row=row, no_heading=found.no_heading,
+                           before=self._value(found.before),
+                           after=self._value(found.after))
+        return out if out != Surroundings() else None
 
 
 def _target(role: str, name: str) -> dict[str, Any]:

@@ -85,7 +85,8 @@ class RunReport:
     workflow_actions: int = 0  # workflow steps that ran after passing the check
     waits: int = 0
     operator_calls: int = 0  # decisions handed to the Operator (healing or after giving up)
-    healed_steps: int = 0  # workflow steps the Operator did instead
+    healed_steps: int = 0  # workflow steps the Operator did instead, or found renamed
+    renamed: int = 0  # of those, steps whose renamed target was found in its slot (no model)
     refused: int = 0  # checks that failed on a present element (wrong role/name/surroundings)
     gave_up: str | None = None  # why the workflow stopped running, if it did
     new_version: str | None = None  # id of the version this run made
@@ -160,6 +161,8 @@ class WorkflowRunner(Hook):
         self.miss = None
         if miss is None:
             return self._act(view, self.index)
+        if miss.absent and (why := self._renamed(self.index, view.obs)) is not None:
+            return self._act(view, self.index, reason=why)
         if miss.absent and self.waited < self.WAITS:
             return self._wait(view, miss)
         if miss.wrong:
@@ -221,7 +224,41 @@ class WorkflowRunner(Hook):
         return WorkflowNote(id=self.flow.id, version=self.flow.version, step=step,
                             healed=healed, reason=reason)
 
-    def _act(self, view: DecisionView, index: int) -> Decision:
+    def _renamed(self, index: int, obs: Observation) -> str | None:
+        """A deterministic heal of a target that is not on the page by its recorded
+        name: when exactly one control of its role fills its slot (the same named
+        elements just before and after it as when it was learned), shares a word with
+        the recorded name, is the only one of its new name and passes the recorded
+        surroundings, the step runs on it (and a verified run keeps the new name as the
+        workflow's next version). A removed control leaves no such slot; a name that
+        holds a goal value is never replaced (a missing value is a missing thing).
+        Returns why the step may run, or None (the miss stands)."""
+        step, ws = self.steps[index]
+        target, want = step.target, ws.surroundings
+        if target is None or target.name is None or want is None or \
+                not (want.before and want.after) or \
+                "{{" in str(inst.as_mapping(ws.step).get(step.action)):
+            return None
+        if (index > 0 and self._effect(index - 1, obs) is not None) or \
+                not (new := page.renamed(obs.axtree, target.role, target.name,
+                                         inst.fill_text(want.before, self.params),
+                                         inst.fill_text(want.after, self.params))):
+            return None
+        renamed = dataclasses.replace(target, name=new, nth=0)
+        try:
+            element = renamed.find(obs)
+        except OracleMiss:
+            return None
+        if inst.check_surroundings(ws, element, obs, self.params):
+            return None
+        self.steps[index] = (dataclasses.replace(step, target=renamed), ws)
+        self.healed[index] = [_renamed_step(ws, new, self.params, element, obs)]
+        self.report.healed_steps += 1
+        self.report.renamed += 1
+        return (f"{target.describe()} is not on the page; the {target.role} {new!r} fills "
+                "its place (the same neighbours), so it was renamed")
+
+    def _act(self, view: DecisionView, index: int, reason: str | None = None) -> Decision:
         step, _ = self.steps[index]
         element = step.target.find(view.obs) if step.target is not None else None
         text = step.action_text(view.obs, self.env)
@@ -231,8 +268,10 @@ class WorkflowRunner(Hook):
         self.pending = _Pending("step", index, element, view.obs)
         if step.action == "stop":
             return self._answer(view, step)
-        return Decision(f"workflow step {index + 1} of {len(self.steps)}: {step.describe()}",
-                        parse_action(text), text, Usage(), workflow=self._note(index))
+        return Decision(f"workflow step {index + 1} of {len(self.steps)}: {step.describe()}"
+                        + (f" ({reason})" if reason else ""),
+                        parse_action(text), text, Usage(),
+                        workflow=self._note(index, reason=reason))
 
     def _wait(self, view: DecisionView, miss: Miss) -> Decision:
         self.waited += 1
@@ -427,6 +466,17 @@ def _surroundings(element: ElementInfo, obs: Observation) -> Surroundings | None
     lines = page.parse(obs.axtree)
     index = page.index_of(lines, element.bid)
     return page.surroundings(lines, index) if index is not None else None
+
+
+def _renamed_step(ws: WorkflowStep, name: str, params: Mapping[str, str],
+                  element: ElementInfo, obs: Observation) -> WorkflowStep:
+    """The workflow step with its target's new name and the surroundings it has now."""
+    data = inst.as_mapping(ws.step)
+    action = next(iter(data))
+    data = {**data, action: {**data[action], "name": values.substitute(name, dict(params))}}
+    return ws.model_copy(update={"step": data, "healed": True,
+                                 "surroundings": _surroundings(element, obs) or
+                                 ws.surroundings})
 
 
 def _params(action: str) -> list[Param]:
