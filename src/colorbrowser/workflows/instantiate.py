@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import page
+from colorbrowser.workflows import page, reads, sites, spelling
 
 MAX_VALUE = 2000
 
@@ -84,8 +84,9 @@ def concrete_step(flow: Workflow, ws: WorkflowStep, params: Mapping[str, str],
     for key, value in data.items():
         if key in NAVIGATING and isinstance(value, str):
             url = fill(fill_text(value, params, address=True), env)
-            try:
-                check_address(url, flow.site, f"workflow {flow.id} {where}", placeholders=False)
+            try:  # a named other site's page: on the site its placeholder names
+                site = sites.crossing_to(value, flow.site, env) or flow.site
+                check_address(url, site, f"workflow {flow.id} {where}", placeholders=False)
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             filled[key] = url
@@ -105,6 +106,9 @@ def instantiate(flow: Workflow, params: Mapping[str, str],
     Raises UserError (one line) for a missing value or an address off the site."""
     _check_values(flow, params)
     env = os.environ if env is None else env
+    # Values read on a page fill their steps once read (the runner); until then, and in
+    # a listing, the learned run's own.
+    params = {**reads.examples(flow), **spelling.with_spellings(flow, params)}
     return [(concrete_step(flow, ws, params, env, f"step {n}"), ws)
             for n, ws in enumerate(flow.steps, 1)]
 
@@ -154,7 +158,8 @@ def check_effect(ws: WorkflowStep, obs: Observation, params: Mapping[str, str]) 
     if ws.expect_url:
         plain = fill_text(ws.expect_url, params)
         encoded = fill_text(ws.expect_url, params, address=True)
-        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded}):
+        spaced = {fill_text(ws.expect_url, forms) for forms in spelling.spaced_forms(params)}
+        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded, *spaced}):
             return f"the page is {obs.url[:200]}, not {encoded[:200]}"
     if ws.expect_title:
         title = fill_text(ws.expect_title, params)
@@ -176,6 +181,12 @@ def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> 
     _check_values(flow, params)
     if source.template is not None:
         return fill_text(source.template, params)
+    return _read(source, obs, params)
+
+
+def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str]
+                ) -> str | None:
+    """The value at an answer's place on this page (a reading's, too), or None."""
     return _read(source, obs, params)
 
 

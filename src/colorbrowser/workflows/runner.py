@@ -56,7 +56,7 @@ from colorbrowser.steps import (
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
 from colorbrowser.workflows import instantiate as inst
-from colorbrowser.workflows import page, values
+from colorbrowser.workflows import page, reads, spelling, values
 from colorbrowser.workflows.match import guidance_text
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class WorkflowRunner(Hook):
                  aliases: SiteAliases = NO_ALIASES,
                  env: Mapping[str, str] | None = None) -> None:
         self.flow = flow
-        self.params = dict(params)
+        self.params = spelling.with_spellings(flow, params)
         self.operator = operator
         self.kb = kb
         self.mode = mode
@@ -132,6 +132,8 @@ class WorkflowRunner(Hook):
         self.env = os.environ if env is None else env  # __SITE__ placeholders
         self.steps: list[tuple[PlanStep, WorkflowStep]] = inst.instantiate(
             flow, self.params, self.env)
+        self.read_names = set(reads.examples(flow))  # values read on pages as it runs
+        self.read_at: set[int] = set()  # steps whose readings were read
         self.index = 0
         self.waited = 0
         self.heal: _Heal | None = None
@@ -156,7 +158,7 @@ class WorkflowRunner(Hook):
                 return decision
         if self.index >= len(self.steps):
             return self._answer(view)
-        miss = self.miss or self.check(self.index, view.obs)
+        miss = self.miss or self.check(self.index, view.obs) or self._read(view.obs)
         self.miss = None
         if miss is None:
             return self._act(view, self.index)
@@ -211,6 +213,26 @@ class WorkflowRunner(Hook):
                 return Miss(f"step {index + 1} did not take effect: {exc}")
         return None
 
+    def _read(self, obs: Observation) -> Miss | None:
+        """The values this step reads on the page before it acts (``workflows/
+        reads.py``); the steps are filled again with them. A step that would type a
+        value no step has read (its reading step was healed) misses."""
+        if self.index >= len(self.steps):
+            return None
+        ws = self.flow.steps[self.index]
+        if ws.reads and self.index not in self.read_at:
+            got = reads.read_on(ws, obs, self.params, inst.read_source)
+            if isinstance(got, str):
+                return Miss(got)
+            self.params.update(got)
+            self.read_at.add(self.index)
+            self.steps = inst.instantiate(self.flow, self.params, self.env)
+        unread = reads.uses(ws.step) & (self.read_names - set(self.params))
+        if unread:
+            return Miss(f"step {self.index + 1} types {{{{{sorted(unread)[0]}}}}}, which "
+                        "was to be read on a page this run did not pass", absent=False)
+        return None
+
     def _live(self, address: str) -> str:
         return self.aliases.live(fill(address, self.env))
 
@@ -243,6 +265,8 @@ class WorkflowRunner(Hook):
 
     def _answer_text(self, obs: Observation, step: PlanStep | None) -> str | None:
         if self.flow.answer is not None:
+            if reads.uses(self.flow.answer.template or "") - set(self.params):
+                return None  # an answer read on a page this run did not pass
             return inst.read_answer(self.flow, obs, self.params)
         if step is not None and step.args:
             return fill(str(step.args[0]), self.env)
