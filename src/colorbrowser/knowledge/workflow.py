@@ -99,6 +99,9 @@ class AnswerSource(_Model):
     # that holds a goal value, else the first); "beside": the label stands before it.
     label_kind: Literal["beside", "column"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
+    # The answer is the sum of the numbers at every place that fits (the open issues of
+    # a project: the "open" column of its table, one row per tracker).
+    total: bool = False
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:

@@ -52,3 +52,20 @@ def named_page(params: dict[str, str], first: list[Step]) -> set[str]:
     names its own."""
     shown = {page.norm(h) for h in main_headings(first)}
     return {name for name, value in params.items() if page.norm(value) in shown}
+
+
+MAX_ROW_LITERAL = 40
+
+
+def item_row_dropped(found: Surroundings | None) -> Surroundings | None:
+    """Surroundings without a row whose text, beyond the goal's values, is long: a
+    sentence that describes the item ("Harbor is a self-hosted photo library...")
+    differs from one sibling to the next, where a row of short fields ("#18 defect")
+    does not."""
+    if found is None or not found.row:
+        return found
+    literal = values.PARAM_MARK.sub("", found.row)
+    if len(" ".join(literal.split())) <= MAX_ROW_LITERAL:
+        return found
+    kept = found.model_copy(update={"row": ""})
+    return kept if (kept.label or kept.heading) else None

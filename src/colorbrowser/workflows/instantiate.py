@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import page, reads, sites, spelling
+from colorbrowser.workflows import page, reads, sites, spelling, totals
 
 MAX_VALUE = 2000
 
@@ -199,6 +199,8 @@ def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
 def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> str | None:
     target = _target(source, params)
     answers = answer_candidates(source, page.parse(obs.axtree), params)
+    if source.total:
+        return totals.total([text for _, text in answers])
     return answers[target.nth][1] if len(answers) > target.nth else None
 
 

@@ -37,7 +37,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
-from colorbrowser.workflows import forms, page, reads, sites, spelling, values
+from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
 from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
@@ -140,9 +140,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         source = _answer_source(answer, steps, params, run_dir)
     except UserError:  # not on the last page: read where the run saw it, if it did
         earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
-        if earlier is None:
+        added = totals.column_total(answer, page.parse(_last_page(steps)), params,
+                                    answer_candidates) if earlier is None else None
+        if earlier is None and added is None:
             raise
-        flow_steps, source = earlier
+        flow_steps, source = earlier or (flow_steps, added)
     text = str([s.model_dump() for s in flow_steps] + [source])
     used_spellings = {n: of[n] for n in spelled if f"{{{{{n}}}}}" in text}
     used_names = {n for n in params if f"{{{{{n}}}}}" in text} | \
@@ -166,6 +168,12 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
                                  learned_by=learned_by or _learned_by(meta, steps, evidence),
                                  author=author or _read(run_dir, APPROVAL_FILE).get("author")),
     }, f"workflow learned from {run_dir}")
+
+
+def _last_page(steps: list[Step]) -> str:
+    """The page the run answered on."""
+    stops = [s for s in steps if s.action and s.result.done]
+    return stops[-1].observation if stops else ""
 
 
 def _web(url: str) -> bool:
@@ -316,7 +324,7 @@ class _Builder:
             data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
                                 else self._value(arg))
         return WorkflowStep(step=data, surroundings=forms.around_option(
-                                role, self._around(lines, index)),
+                                role, forms.item_row_dropped(self._around(lines, index))),
                             expect_url=expect, matches=len(same) if index in same else None)
 
     def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
