@@ -19,6 +19,8 @@ PRODUCTS = {5: ("Northwind Harbor Rain Jacket, Burgundy, S", "$133.00"),
             141: ("Copperleaf Heritage Frying Pan, 24 cm", "$90.00")}
 PROJECTS = {"harbor": ("Harbor", "Liam Gray"), "ledgerly": ("Ledgerly", "Nathan Harris"),
             "tidewatch": ("Tidewatch", "Abigail Bell")}
+OPEN_CLOSED = {"harbor": ((27, 30), (14, 14), (6, 9)), "ledgerly": ((20, 3), (10, 5), (5, 1)),
+               "tidewatch": ((9, 9), (8, 2), (3, 0))}  # per tracker: Bug, Feature, Support
 TICKETS = {66: "Tag renaming fails for photos without a capture date",
            93: "The upload queue shows the wrong result when a RAW file has no preview"}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
@@ -86,10 +88,21 @@ def handler(state: AppState, kind: str):
                 if name and slug(name) == m.group(1):
                     return (name, f"<h1>{html.escape(name)}</h1><table><tr><th>Price</th>"
                             f"<td>{price}</td></tr></table><button>Add to basket</button>")
+            if path == "/projects":
+                items = "".join(f"<li><a href='/projects/{key}'>{name}</a> {name} is a "
+                                f"project with {len(key)} modules and its own roadmap.</li>"
+                                for key, (name, _) in PROJECTS.items())
+                return ("Projects", f"<h1>Projects</h1><ul>{items}</ul>")
             if (m := re.fullmatch(r"/projects/([a-z]+)", path)) and m.group(1) in PROJECTS:
                 name, manager = PROJECTS[m.group(1)]
+                rows = "".join(f"<tr><td><a href='/'>{kind}</a></td><td><a href='/'>{o}</a></td>"
+                               f"<td><a href='/'>{c}</a></td></tr>" for kind, (o, c) in
+                               zip(("Bug", "Feature", "Support"), OPEN_CLOSED[m.group(1)],
+                                   strict=True))
                 return (name, f"<h1>{name}</h1><p>Manager: <a href='/'>{manager}</a></p>"
-                        f"<a href='/projects/{m.group(1)}/issues/new'>New issue</a>")
+                        f"<a href='/projects/{m.group(1)}/issues/new'>New issue</a>"
+                        "<h3>Issue tracking</h3><table><tr><th></th><th>open</th>"
+                        f"<th>closed</th></tr>{rows}</table>")
             if (m := re.fullmatch(r"/projects/([a-z]+)/issues/new", path)) and \
                     m.group(1) in PROJECTS:
                 return ("New issue", "<h2>New issue</h2><form method='post'>"

@@ -16,7 +16,7 @@ from colorbrowser.run.factory import build_episode
 from colorbrowser.workflows.learn import learn
 
 from .conftest import no_model, run, settings
-from .siblings_app import PRODUCTS, TICKETS, SiblingSites
+from .siblings_app import OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
 
 
 @pytest.fixture
@@ -31,7 +31,8 @@ def teach(goal: str, start: str, plan: list, env, tmp_path, kb):
     run_dir = tmp_path / "taught"
     steps = Plan([parse_step(s) for s in plan])
     with contextlib.ExitStack() as stack:
-        episode = build_episode(goal, start, settings(tmp_path), stack, run_dir=run_dir,
+        episode = build_episode(goal, start, settings(tmp_path, verify_retries=0), stack,
+                                run_dir=run_dir,
                                 model=no_model(), env=env,
                                 decider=ReplayOperator(steps.encode()))
         result = episode.run()
@@ -98,6 +99,24 @@ def test_an_answer_seen_before_the_last_page_is_read_where_it_was_seen(sites, en
     result = sibling(f"How much does the {other} cost? Then go back home.",
                      f"{sites.store}/", env, tmp_path, kb)
     assert result.answer == other_price
+
+
+def test_an_answer_that_adds_up_a_column_adds_up_the_siblings_column(sites, env,
+                                                                     tmp_path):
+    """47 open issues: no cell says 47, the "open" column adds up to it. The project's
+    link sits in a row that describes the project: not kept as its surroundings."""
+    kb = tmp_path / "kb.db"
+    harbor = sum(o for o, _ in OPEN_CLOSED["harbor"])
+    flow = teach("How many open issues does the Harbor project have?",
+                 f"{sites.store}/projects",
+                 [{"click": {"role": "link", "name": "Harbor"}}, {"stop": str(harbor)}],
+                 env, tmp_path, kb)
+    assert flow.answer.total and flow.answer.label == "open"
+    assert flow.steps[1].surroundings is None or not flow.steps[1].surroundings.row
+    result = sibling("How many open issues does the Ledgerly project have?",
+                     f"{sites.store}/projects", env, tmp_path, kb)
+    assert result.answer == str(sum(o for o, _ in OPEN_CLOSED["ledgerly"]))
+    assert result.verdict == "verified"  # the sum was done in the open: 20 + 10 + 5
 
 
 def test_a_status_list_named_by_the_status_it_shows_is_found_by_its_place(sites, env,

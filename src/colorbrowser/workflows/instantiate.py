@@ -190,6 +190,13 @@ def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str
     return _read(source, obs, params)
 
 
+def total_expression(source: AnswerSource, obs: Observation, params: Mapping[str, str]
+                     ) -> str:
+    """The sum a total answer is, written out ("27 + 14 + 6")."""
+    return " + ".join(text for _, text in answer_candidates(source, page.parse(obs.axtree),
+                                                            params))
+
+
 def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
     step = parse_step({"click": _fill_data(source.target, params)}, "answer target")
     assert step.target is not None

@@ -134,6 +134,7 @@ class WorkflowRunner(Hook):
             flow, self.params, self.env)
         self.read_names = set(reads.examples(flow))  # values read on pages as it runs
         self.read_at: set[int] = set()  # steps whose readings were read
+        self.added = False  # a total answer was added up with ``calculate``
         self.index = 0
         self.waited = 0
         self.heal: _Heal | None = None
@@ -290,6 +291,14 @@ class WorkflowRunner(Hook):
             self.heal = _Heal(index, reason, retry=False)
             return self._heal(view)
         self.waited = 0
+        if self.flow.answer is not None and self.flow.answer.total and not self.added:
+            # Added up in the open, so the verifier sees where the total came from.
+            self.added = True
+            text = format_action("calculate", [inst.total_expression(
+                self.flow.answer, view.obs, self.params)])
+            self.pending = _Pending("wait", index)
+            return Decision("the answer is a total: adding up the column it is read from",
+                            parse_action(text), text, Usage(), workflow=self._note(index))
         self.pending = _Pending("stop", index)
         return self._stop(view, answer)
 
