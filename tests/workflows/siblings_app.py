@@ -34,6 +34,7 @@ def slug(text: str) -> str:
 class AppState:
     orders: dict[int, str] = field(default_factory=lambda: {1: "Pending", 2: "Pending"})
     issues: list[tuple[str, str]] = field(default_factory=list)  # (project, subject)
+    comments: dict[int, list[str]] = field(default_factory=dict)  # issue -> comments
 
 
 def _page(title: str, body: str) -> bytes:
@@ -110,9 +111,12 @@ def handler(state: AppState, kind: str):
                         "<button>Create</button></form>")
             if m := re.fullmatch(r"/issues/(\d+)", path):
                 number = int(m.group(1))
-                if 0 < number <= len(state.issues):
-                    return (f"Issue {number}", f"<h1>{html.escape(state.issues[number - 1][1])}"
-                            "</h1>")
+                subject = (state.issues[number - 1][1] if 0 < number <= len(state.issues)
+                           else f"Issue {number}")
+                notes = "".join(f"<p>{html.escape(n)}</p>" for n in state.comments.get(number, []))
+                return (f"Issue {number}", f"<h1>{html.escape(subject)}</h1>{notes}"
+                        "<form method='post'><label>Comment <textarea name='comment'>"
+                        "</textarea></label><button>Submit</button></form>")
             if m := re.fullmatch(r"/orders/(\d+)/", path):
                 number = int(m.group(1))
                 if number in state.orders:
@@ -134,6 +138,10 @@ def handler(state: AppState, kind: str):
             if m := re.fullmatch(r"/projects/([a-z]+)/issues/new", path):
                 state.issues.append((m.group(1), form.get("subject", [""])[0]))
                 return self._send(303, location=f"/issues/{len(state.issues)}")
+            if m := re.fullmatch(r"/issues/(\d+)", path):
+                state.comments.setdefault(int(m.group(1)), []).append(
+                    form.get("comment", [""])[0])
+                return self._send(303, location=path)
             if m := re.fullmatch(r"/orders/(\d+)/", path):
                 state.orders[int(m.group(1))] = form.get("status", [""])[0]
                 return self._send(303, location=path)

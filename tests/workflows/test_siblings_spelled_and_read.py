@@ -151,6 +151,27 @@ def test_a_title_read_on_trac_is_filed_on_the_code_hosting_site(sites, env, tmp_
     assert sites.state.issues[-1] == ("ledgerly", TICKETS[93])
 
 
+def test_two_values_that_were_the_same_number_are_told_apart_by_the_word_before(
+        sites, env, tmp_path, monkeypatch):
+    """The teacher commented on issue #66 about ticket #66; the sibling comments on issue
+    #152 about ticket #93: the ticket's address follows "ticket", the issue's "issues",
+    and the number inside the quoted text is a value of its own."""
+    monkeypatch.setenv("WA_GITLAB", sites.store)
+    monkeypatch.setenv("WA_TRAC", sites.trac)
+    kb = tmp_path / "kb.db"
+    goal = ('Add a comment to issue #{i} on the code-hosting site that says "Same problem as '
+            'Trac ticket #{t}: " followed by that ticket\'s title.')
+    flow = teach(goal.format(i=66, t=66), f"{sites.store}/issues/66",
+                 [f"goto('{sites.trac}/ticket/66')", f"goto('{sites.store}/issues/66')",
+                  {"fill": {"role": "textbox", "name": "Comment"},
+                   "value": f"Same problem as Trac ticket #66: {TICKETS[66]}"},
+                  {"click": {"role": "button", "name": "Submit"}}], env, tmp_path, kb)
+    assert flow.steps[0].step == {"goto": "__TRAC__/ticket/{{ticket}}"}
+    assert flow.goal_pattern == goal.format(i="{{issue}}", t="{{ticket}}")
+    sibling(goal.format(i=152, t=93), f"{sites.store}/issues/152", env, tmp_path, kb)
+    assert sites.state.comments[152] == [f"Same problem as Trac ticket #93: {TICKETS[93]}"]
+
+
 def test_a_workflow_of_an_unnamed_site_never_crosses_to_a_named_one(sites, env, tmp_path,
                                                                     monkeypatch):
     """The same run, learned while Trac is named; run where only the code-hosting site

@@ -135,20 +135,18 @@ def spaced_forms(params: Mapping[str, str]) -> list[dict[str, str]]:
 
 def run_texts(actions: Iterable[tuple[str, list, str | None]], start: str
               ) -> tuple[set[str], set[str]]:
-    """What a run used, for ``find_spelled``: texts it typed, chose or clicked by name,
-    and the fields of the addresses it opened (start included). ``actions`` are
-    (action name, its arguments after any element id, the target's name)."""
+    """What a run used, for ``find_spelled``: texts it typed or chose, and the fields of
+    the addresses it opened (start included). A target's name is not one: a goal's
+    word capitalised is a button's or a field's name too often ("comment", "Comment")."""
     texts: set[str] = set()
     fields: set[str] = set(address_fields(start))
-    for name, args, target in actions:
+    for name, args, _target in actions:
         for arg in args:
             if isinstance(arg, str):
                 (fields.update(address_fields(arg)) if name in ("goto", "new_tab")
                  else texts.add(arg))
             elif isinstance(arg, list):
                 texts.update(a for a in arg if isinstance(a, str))
-        if target:
-            texts.add(" ".join(target.split()))
     return texts, fields
 
 
