@@ -23,6 +23,8 @@ OPEN_CLOSED = {"harbor": ((27, 30), (14, 14), (6, 9)), "ledgerly": ((20, 3), (10
                "tidewatch": ((9, 9), (8, 2), (3, 0))}  # per tracker: Bug, Feature, Support
 TICKETS = {66: "Tag renaming fails for photos without a capture date",
            93: "The upload queue shows the wrong result when a RAW file has no preview"}
+CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
+              ("Outdoor", 13): (("Tents", 14), ("Water Bottles", 15))}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
 
 
@@ -78,6 +80,8 @@ def handler(state: AppState, kind: str):
             if path == "/":
                 return ("Store", "<h1>Store</h1><form action='/search'>"
                         "<input name='q' aria-label='Search'><button>Search</button></form>")
+            if path == "/catalogue/" or path.startswith("/catalogue/category/"):
+                return self._category(path)
             if path == "/search":
                 want = query.get("q", [""])[0].lower()
                 items = "".join(f"<li><a href='/catalogue/{slug(n)}_{i}/'>{html.escape(n)}"
@@ -130,6 +134,25 @@ def handler(state: AppState, kind: str):
                             f"{options}</select>"
                             "<button>Change status</button></form>")
             return None
+
+        def _category(self, path: str) -> tuple[str, str] | None:
+            """Every category page shows the tree of categories; the page's own name is
+            its heading."""
+            tree, names = "", {"/catalogue/": "All products"}
+            for (top, top_id), subs in CATEGORIES.items():
+                top_url = f"/catalogue/category/{slug(top)}_{top_id}/"
+                names[top_url] = top
+                items = ""
+                for sub, sub_id in subs:
+                    url = f"/catalogue/category/{slug(top)}/{slug(sub)}_{sub_id}/"
+                    names[url] = sub
+                    items += f"<li><a href='{url}'>{html.escape(sub)}</a></li>"
+                tree += (f"<li><a href='{top_url}'>{html.escape(top)}</a>"
+                         f"<ul>{items}</ul></li>")
+            if path not in names:
+                return None
+            return (names[path], f"<h1>{html.escape(names[path])}</h1>"
+                    f"<h4>Show results for</h4><ul>{tree}</ul>")
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)

@@ -119,6 +119,19 @@ def test_an_answer_that_adds_up_a_column_adds_up_the_siblings_column(sites, env,
     assert result.verdict == "verified"  # the sum was done in the open: 20 + 10 + 5
 
 
+def test_the_menu_a_siblings_item_sits_under_is_picked_by_that_item(sites, env, tmp_path):
+    """Kettles sits under "Home & Kitchen", Tents under "Outdoor": the teacher's menu
+    is not the sibling's, the row that holds the item tells which one is."""
+    kb = tmp_path / "kb.db"
+    flow = teach("Show me the Kettles category of the store.", f"{sites.store}/catalogue/",
+                 [{"click": {"role": "link", "name": "Home & Kitchen"}},
+                  {"click": {"role": "link", "name": "Kettles"}}], env, tmp_path, kb)
+    assert [ws.by_row for ws in flow.steps] == [False, True, False]
+    sibling("Show me the Tents category of the store.", f"{sites.store}/catalogue/", env,
+            tmp_path, kb)
+    assert env.page.url == f"{sites.store}/catalogue/category/outdoor/tents_14/"
+
+
 def test_a_status_list_named_by_the_status_it_shows_is_found_by_its_place(sites, env,
                                                                           tmp_path):
     kb = tmp_path / "kb.db"

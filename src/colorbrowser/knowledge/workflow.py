@@ -158,6 +158,9 @@ class WorkflowStep(_Model):
     matches: int | None = Field(None, ge=1, le=10_000)
     # Values read on the page this step sees, before it acts (``Reading``).
     reads: list[Reading] = Field(default_factory=list, max_length=20)
+    # The target is the first element of its role in the row that holds the goal's value
+    # (``surroundings.row``), whatever its name: the menu a sibling's item sits under.
+    by_row: bool = False
 
     @field_validator("step")
     @classmethod

@@ -7,14 +7,17 @@ value. The options of such a list are drawn at the end of the page, under whatev
 heading the page ends with, so no heading is recorded around an option. And a page
 about one thing names it in its main heading: a goal value shown there is a value of
 the goal even when no step typed it (the product whose edit page the task starts on),
-so that a sibling goal about another product fits the workflow's pattern.
+so that a sibling goal about another product fits the workflow's pattern. A menu
+whose list holds the goal's item is picked by that item (``by_row``).
 """
 
 from __future__ import annotations
 
-from colorbrowser.knowledge.workflow import Surroundings
+import re
+
+from colorbrowser.knowledge.workflow import Surroundings, WorkflowStep
 from colorbrowser.steps import Step
-from colorbrowser.workflows import page, values
+from colorbrowser.workflows import page, spelling, values
 
 LISTS = ("combobox", "listbox")
 MAIN_LEVELS = (1, 2)
@@ -69,3 +72,47 @@ def item_row_dropped(found: Surroundings | None) -> Surroundings | None:
         return found
     kept = found.model_copy(update={"row": ""})
     return kept if (kept.label or kept.heading) else None
+
+
+# -- the item whose row holds the goal's value -------------------------------------------
+def by_row(flow_steps: list[WorkflowStep]) -> list[WorkflowStep]:
+    """A step whose target's name is none of the goal's values but whose row holds one
+    (the menu "Home & Kitchen" whose list holds "Kettles") picks, on a sibling's page,
+    the first element of that role in the row that holds the sibling's value. The page
+    it leads to is named after the picked element, so that step expects no address,
+    and later addresses have ``*`` where the example's name was spelled."""
+    out = list(flow_steps)
+    for index, ws in enumerate(out):
+        data = ws.step if isinstance(ws.step, dict) else {}
+        target = next((v for v in data.values() if isinstance(v, dict) and "role" in v),
+                      None)
+        row = ws.surroundings.row if ws.surroundings else ""
+        name = target.get("name") if target else None
+        if not (isinstance(name, str) and name and "{{" not in name and "{{" in row):
+            continue
+        out[index] = ws.model_copy(update={"by_row": True, "expect_url": None})
+        spelled = spelling.slug(name)
+        for later in range(index + 1, len(out)):
+            url = out[later].expect_url
+            if url and spelled:
+                out[later] = out[later].model_copy(update={"expect_url": re.sub(
+                    rf"(?<=/){re.escape(spelled)}(?=[/_-])[^/]*", "*", url)})
+    return out
+
+
+def row_head(lines: list[page.Line], role: str, row_text: str) -> tuple[str, int] | None:
+    """The name of the first element of ``role`` in the innermost row (table row, list
+    item) that holds ``row_text`` as words of its own, and which of that role and name
+    on the page it is."""
+    want = re.compile(rf"(?<!\w){re.escape(page.norm(row_text))}(?!\w)")
+    rows = [i for i, line in enumerate(lines) if line.role in page.ROW_ROLES and
+            want.search(page.norm(page.subtree_text(lines, i)))]
+    if not rows:
+        return None
+    row = max(rows, key=lambda i: (lines[i].depth, i))
+    for i in range(row + 1, len(lines)):
+        if lines[i].depth <= lines[row].depth:
+            break
+        if lines[i].bid and lines[i].role == role and lines[i].text:
+            return lines[i].text, page.same_targets(lines, role, lines[i].text).index(i)
+    return None

@@ -130,6 +130,7 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     builder = _Builder(steps, params, site, spelled)
     flow_steps = [builder.step(s) for s in kept]
     flow_steps = reads.learn_reads(kept, flow_steps, builder.params, _source_at)
+    flow_steps = forms.by_row(flow_steps)
     first = flow_steps[0].step if flow_steps else None
     reads_start = bool(flow_steps and flow_steps[0].reads)  # on the start page
     if reads_start or (not (isinstance(first, dict) and "goto" in first) and

@@ -55,8 +55,8 @@ from colorbrowser.steps import (
     WorkflowNote,
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
+from colorbrowser.workflows import forms, page, reads, spelling, values
 from colorbrowser.workflows import instantiate as inst
-from colorbrowser.workflows import page, reads, spelling, values
 from colorbrowser.workflows.match import guidance_text
 
 if TYPE_CHECKING:
@@ -182,6 +182,10 @@ class WorkflowRunner(Hook):
         step, ws = self.steps[index]
         if step.target is None:
             return None
+        if ws.by_row and ws.surroundings is not None:
+            step = self._by_row(index, obs)
+            if step is None:
+                return Miss(f"no row holds {ws.surroundings.row!r}")
         try:
             element = step.target.find(obs)
         except OracleMiss as exc:
@@ -190,7 +194,8 @@ class WorkflowRunner(Hook):
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
-        if ws.matches == 1:  # unique when learned: a look-alike now makes it a guess
+        if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
+            # makes it a guess (a row-picked target is told by its row)
             live = page.same_targets(page.parse(obs.axtree), step.target.role,
                                      step.target.name, step.target.contains)
             if len(live) > 1:
@@ -198,6 +203,19 @@ class WorkflowRunner(Hook):
                             "the learned page showed one: which one is meant cannot be "
                             "told", absent=False, wrong=True)
         return None
+
+    def _by_row(self, index: int, obs: Observation) -> PlanStep | None:
+        """Step ``index`` aimed at the first element of its role in the row that holds
+        this goal's value (``forms.by_row``); the steps keep it for the action."""
+        step, ws = self.steps[index]
+        assert step.target is not None and ws.surroundings is not None
+        head = forms.row_head(page.parse(obs.axtree), step.target.role,
+                              inst.fill_text(ws.surroundings.row, self.params))
+        if head is None:
+            return None
+        target = dataclasses.replace(step.target, name=head[0], contains=None, nth=head[1])
+        self.steps[index] = (dataclasses.replace(step, target=target), ws)
+        return self.steps[index][0]
 
     def _effect(self, index: int, obs: Observation) -> Miss | None:
         """The expected effect of workflow step ``index`` on the page now."""
