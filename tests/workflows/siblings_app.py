@@ -25,6 +25,8 @@ TICKETS = {66: "Tag renaming fails for photos without a capture date",
            93: "The upload queue shows the wrong result when a RAW file has no preview"}
 CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
               ("Outdoor", 13): (("Tents", 14), ("Water Bottles", 15))}
+BUGS = {61: ("Emma Stewart", 2, ["Seen on 1.2 too.", "Could you attach the full log?"]),
+        133: ("Mason King", 4, ["Confirmed.", "Same here.", "We decided not to do this."])}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
 
 
@@ -82,6 +84,14 @@ def handler(state: AppState, kind: str):
                         "<input name='q' aria-label='Search'><button>Search</button></form>")
             if path == "/catalogue/" or path.startswith("/catalogue/category/"):
                 return self._category(path)
+            if (m := re.fullmatch(r"/bugs/(\d+)", path)) and int(m.group(1)) in BUGS:
+                reporter, related, comments = BUGS[int(m.group(1))]
+                links = "".join(f"<li><a href='/'>Bug #{n}</a></li>" for n in range(related))
+                notes = "".join(f"<h4>Updated by <a href='/'>Liam Gray</a></h4>"
+                                f"<p>{html.escape(c)}</p>" for c in comments)
+                return (f"Bug #{m.group(1)}", f"<h1>Bug #{m.group(1)}</h1><ul>{links}</ul>"
+                        f"<p>Added by <a href='/'>{reporter}</a> <a href='/'>2 years</a>"
+                        f" ago.</p><h3>History</h3>{notes}<p><a href='/'>Atom</a></p>")
             if path == "/search":
                 want = query.get("q", [""])[0].lower()
                 items = "".join(f"<li><a href='/catalogue/{slug(n)}_{i}/'>{html.escape(n)}"

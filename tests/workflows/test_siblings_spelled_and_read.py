@@ -16,7 +16,7 @@ from colorbrowser.run.factory import build_episode
 from colorbrowser.workflows.learn import learn
 
 from .conftest import no_model, run, settings
-from .siblings_app import OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
+from .siblings_app import BUGS, OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
 
 
 @pytest.fixture
@@ -130,6 +130,28 @@ def test_the_menu_a_siblings_item_sits_under_is_picked_by_that_item(sites, env, 
     sibling("Show me the Tents category of the store.", f"{sites.store}/catalogue/", env,
             tmp_path, kb)
     assert env.page.url == f"{sites.store}/catalogue/category/outdoor/tents_14/"
+
+
+def test_an_answer_after_the_words_that_name_it_is_read_after_them(sites, env, tmp_path):
+    """The reporter's link follows "Added by"; the sibling's page has more links before
+    it, so counting links would read another one."""
+    kb = tmp_path / "kb.db"
+    flow = teach("Who reported bug #61?", f"{sites.store}/",
+                 [f"goto('{sites.store}/bugs/61')", {"stop": BUGS[61][0]}], env, tmp_path, kb)
+    assert (flow.answer.label, flow.answer.label_kind) == ("Added by", "after")
+    result = sibling("Who reported bug #133?", f"{sites.store}/", env, tmp_path, kb)
+    assert result.answer == BUGS[133][0]
+
+
+def test_the_last_of_a_list_is_counted_from_the_end(sites, env, tmp_path):
+    kb = tmp_path / "kb.db"
+    flow = teach("What did the last comment on bug #61 say?", f"{sites.store}/",
+                 [f"goto('{sites.store}/bugs/61')", {"stop": BUGS[61][2][-1]}], env,
+                 tmp_path, kb)
+    assert flow.answer.from_end
+    result = sibling("What did the last comment on bug #133 say?", f"{sites.store}/", env,
+                     tmp_path, kb)
+    assert result.answer == BUGS[133][2][-1]  # the third of three, where 61 had two
 
 
 def test_a_status_list_named_by_the_status_it_shows_is_found_by_its_place(sites, env,

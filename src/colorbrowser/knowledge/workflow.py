@@ -97,11 +97,15 @@ class AnswerSource(_Model):
     around: str | None = Field(None, max_length=MAX_TEXT)
     # "column": ``label`` is the header of the answer's table column (the row is the one
     # that holds a goal value, else the first); "beside": the label stands before it.
-    label_kind: Literal["beside", "column"] = "beside"
+    # "after": ``label`` is the text run just before it, without a colon ("Added by").
+    label_kind: Literal["beside", "column", "after"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
     # The answer is the sum of the numbers at every place that fits (the open issues of
     # a project: the "open" column of its table, one row per tracker).
     total: bool = False
+    # The target's ``nth`` counts from the end of the page (0: the last place that fits:
+    # the last comment of a discussion, however many came before it).
+    from_end: bool = False
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:

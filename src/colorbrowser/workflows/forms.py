@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from colorbrowser.knowledge.workflow import Surroundings, WorkflowStep
+from colorbrowser.knowledge.workflow import AnswerSource, Surroundings, WorkflowStep
 from colorbrowser.steps import Step
 from colorbrowser.workflows import page, spelling, values
 
@@ -116,3 +116,59 @@ def row_head(lines: list[page.Line], role: str, row_text: str) -> tuple[str, int
         if lines[i].bid and lines[i].role == role and lines[i].text:
             return lines[i].text, page.same_targets(lines, role, lines[i].text).index(i)
     return None
+
+
+# -- an answer after a text that names it ------------------------------------------------
+MAX_LEAD = 40
+
+
+def text_before(lines: list[page.Line], index: int) -> str:
+    """The text run just before an element among its siblings ("Added by" before the
+    reporter's link), or ""."""
+    depth = lines[index].depth
+    for i in range(index - 1, -1, -1):
+        if lines[i].depth < depth:
+            return ""
+        if lines[i].depth == depth:
+            return lines[i].text if lines[i].role == "text" else ""
+    return ""
+
+
+def led_answer(source: AnswerSource | None, lines: list[page.Line], answer: str,
+               params: dict[str, str], candidates) -> AnswerSource | None:
+    """An answer place known only by counting (``nth``, no label) told instead by the
+    words just before it ("Added by" *Emma Stewart*), when the first element of its kind
+    after those words holds the answer, and they hold no number (which would differ
+    from one sibling to the next)."""
+    if source is None or source.target is None or source.label or \
+            not source.target.get("nth"):
+        return source
+    found = candidates(source, lines, params)
+    nth = source.target["nth"]
+    if nth >= len(found):
+        return source
+    lead = text_before(lines, found[nth][0])
+    if not lead or len(lead) > MAX_LEAD or re.search(r"\d", lead) or lead.endswith(":"):
+        return source
+    target = {k: v for k, v in source.target.items() if k != "nth"}
+    better = source.model_copy(update={"target": target, "label": values.substitute(
+        lead, params), "label_kind": "after"})
+    got = candidates(better, lines, params)
+    return better if got and page.norm(got[0][1]) == page.norm(answer) else source
+
+
+def counted_from_end(source: AnswerSource | None, lines: list[page.Line], answer: str,
+                     params: dict[str, str], candidates) -> AnswerSource | None:
+    """An answer place known only by counting, nearer the end of the page than its
+    start, counted from the end: a discussion's last comment stays the last one when a
+    sibling's discussion is longer or shorter."""
+    if source is None or source.target is None or source.label or source.total or \
+            not source.target.get("nth"):
+        return source
+    found = candidates(source, lines, params)
+    nth = source.target["nth"]
+    back = len(found) - 1 - nth
+    if not 0 <= back < nth or page.norm(found[nth][1]) != page.norm(answer):
+        return source
+    return source.model_copy(update={"target": dict(source.target, nth=back),
+                                     "from_end": True})

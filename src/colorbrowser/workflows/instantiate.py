@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import page, reads, sites, spelling, totals
+from colorbrowser.workflows import forms, page, reads, sites, spelling, totals
 
 MAX_VALUE = 2000
 
@@ -208,6 +208,8 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
     answers = answer_candidates(source, page.parse(obs.axtree), params)
     if source.total:
         return totals.total([text for _, text in answers])
+    if source.from_end:
+        answers = answers[::-1]
     return answers[target.nth][1] if len(answers) > target.nth else None
 
 
@@ -218,7 +220,9 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     target = _target(source, params)
     found = [i for i, line in enumerate(lines) if _matches(target, line)]
     label = page.norm(fill_text(source.label, params)) if source.label else ""
-    if label and source.label_kind == "beside":
+    if label and source.label_kind == "after":
+        found = [i for i in found if page.norm(forms.text_before(lines, i)) == label]
+    elif label and source.label_kind == "beside":
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)

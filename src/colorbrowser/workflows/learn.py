@@ -138,7 +138,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         flow_steps.insert(0, WorkflowStep(step={"goto": builder.url(start)},
                                           expect_url=builder.expect(start)))
     try:
-        source = _answer_source(answer, steps, params, run_dir)
+        last = page.parse(_last_page(steps))
+        source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
+                                  answer, params, answer_candidates)
+        source = forms.counted_from_end(source, last, answer, params, answer_candidates)
     except UserError:  # not on the last page: read where the run saw it, if it did
         earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
         added = totals.column_total(answer, page.parse(_last_page(steps)), params,
