@@ -55,8 +55,8 @@ from colorbrowser.steps import (
     WorkflowNote,
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
+from colorbrowser.workflows import forms, page, reads, spelling, values
 from colorbrowser.workflows import instantiate as inst
-from colorbrowser.workflows import page, values
 from colorbrowser.workflows.match import guidance_text
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ class WorkflowRunner(Hook):
                  aliases: SiteAliases = NO_ALIASES,
                  env: Mapping[str, str] | None = None) -> None:
         self.flow = flow
-        self.params = dict(params)
+        self.params = spelling.with_spellings(flow, params)
         self.operator = operator
         self.kb = kb
         self.mode = mode
@@ -133,6 +133,9 @@ class WorkflowRunner(Hook):
         self.env = os.environ if env is None else env  # __SITE__ placeholders
         self.steps: list[tuple[PlanStep, WorkflowStep]] = inst.instantiate(
             flow, self.params, self.env)
+        self.read_names = set(reads.examples(flow))  # values read on pages as it runs
+        self.read_at: set[int] = set()  # steps whose readings were read
+        self.added = False  # a total answer was added up with ``calculate``
         self.index = 0
         self.waited = 0
         self.heal: _Heal | None = None
@@ -157,7 +160,7 @@ class WorkflowRunner(Hook):
                 return decision
         if self.index >= len(self.steps):
             return self._answer(view)
-        miss = self.miss or self.check(self.index, view.obs)
+        miss = self.miss or self.check(self.index, view.obs) or self._read(view.obs)
         self.miss = None
         if miss is None:
             return self._act(view, self.index)
@@ -182,6 +185,10 @@ class WorkflowRunner(Hook):
         step, ws = self.steps[index]
         if step.target is None:
             return None
+        if ws.by_row and ws.surroundings is not None:
+            step = self._by_row(index, obs)
+            if step is None:
+                return Miss(f"no row holds {ws.surroundings.row!r}")
         try:
             element = step.target.find(obs)
         except OracleMiss as exc:
@@ -190,7 +197,8 @@ class WorkflowRunner(Hook):
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
-        if ws.matches == 1:  # unique when learned: a look-alike now makes it a guess
+        if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
+            # makes it a guess (a row-picked target is told by its row)
             live = page.same_targets(page.parse(obs.axtree), step.target.role,
                                      step.target.name, step.target.contains)
             if len(live) > 1:
@@ -198,6 +206,19 @@ class WorkflowRunner(Hook):
                             "the learned page showed one: which one is meant cannot be "
                             "told", absent=False, wrong=True)
         return None
+
+    def _by_row(self, index: int, obs: Observation) -> PlanStep | None:
+        """Step ``index`` aimed at the first element of its role in the row that holds
+        this goal's value (``forms.by_row``); the steps keep it for the action."""
+        step, ws = self.steps[index]
+        assert step.target is not None and ws.surroundings is not None
+        head = forms.row_head(page.parse(obs.axtree), step.target.role,
+                              inst.fill_text(ws.surroundings.row, self.params))
+        if head is None:
+            return None
+        target = dataclasses.replace(step.target, name=head[0], contains=None, nth=head[1])
+        self.steps[index] = (dataclasses.replace(step, target=target), ws)
+        return self.steps[index][0]
 
     def _effect(self, index: int, obs: Observation) -> Miss | None:
         """The expected effect of workflow step ``index`` on the page now."""
@@ -212,6 +233,26 @@ class WorkflowRunner(Hook):
                 step.expect.find(obs)
             except OracleMiss as exc:
                 return Miss(f"step {index + 1} did not take effect: {exc}")
+        return None
+
+    def _read(self, obs: Observation) -> Miss | None:
+        """The values this step reads on the page before it acts (``workflows/
+        reads.py``); the steps are filled again with them. A step that would type a
+        value no step has read (its reading step was healed) misses."""
+        if self.index >= len(self.steps):
+            return None
+        ws = self.flow.steps[self.index]
+        if ws.reads and self.index not in self.read_at:
+            got = reads.read_on(ws, obs, self.params, inst.read_source)
+            if isinstance(got, str):
+                return Miss(got)
+            self.params.update(got)
+            self.read_at.add(self.index)
+            self.steps = inst.instantiate(self.flow, self.params, self.env)
+        unread = reads.uses(ws.step) & (self.read_names - set(self.params))
+        if unread:
+            return Miss(f"step {self.index + 1} types {{{{{sorted(unread)[0]}}}}}, which "
+                        "was to be read on a page this run did not pass", absent=False)
         return None
 
     def _live(self, address: str) -> str:
@@ -282,6 +323,8 @@ class WorkflowRunner(Hook):
 
     def _answer_text(self, obs: Observation, step: PlanStep | None) -> str | None:
         if self.flow.answer is not None:
+            if reads.uses(self.flow.answer.template or "") - set(self.params):
+                return None  # an answer read on a page this run did not pass
             return inst.read_answer(self.flow, obs, self.params)
         if step is not None and step.args:
             return fill(str(step.args[0]), self.env)
@@ -305,6 +348,14 @@ class WorkflowRunner(Hook):
             self.heal = _Heal(index, reason, retry=False)
             return self._heal(view)
         self.waited = 0
+        if self.flow.answer is not None and self.flow.answer.total and not self.added:
+            # Added up in the open, so the verifier sees where the total came from.
+            self.added = True
+            text = format_action("calculate", [inst.total_expression(
+                self.flow.answer, view.obs, self.params)])
+            self.pending = _Pending("wait", index)
+            return Decision("the answer is a total: adding up the column it is read from",
+                            parse_action(text), text, Usage(), workflow=self._note(index))
         self.pending = _Pending("stop", index)
         return self._stop(view, answer)
 
