@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from colorbrowser.actions import spec_for
+from colorbrowser.knowledge import spelling
 from colorbrowser.knowledge.patterns import host_matches_site
 from colorbrowser.knowledge.tip import _ID, MAX_COUNT, clean_site, new_tip_id, now
 from colorbrowser.plan.format import RANDOM, parse_step
@@ -184,12 +185,15 @@ class Workflow(_Model):
             raise ValueError(f"workflow id {self.id!r} must be letters, digits, '.', '_' "
                              "or '-' (max 120)")
         names = set(param_names(self.goal_pattern))
+        if any(spelling.SEP in name for name in names):
+            raise ValueError("a goal pattern names its parameters without a spelling")
         for name in self.params:
             if name not in names:
                 raise ValueError(f"parameter {name!r} is not in the goal pattern")
-        used = {n for s in self.steps for n in param_names(str(s.step))}
+        used = {n for s in self.steps for n in param_names(str(s.model_dump()))}
         if self.answer is not None:
             used |= set(param_names(str(self.answer.model_dump())))
+        used = {spelling.split(n)[0] for n in used}  # title__slug is title, spelled
         if used - names:
             raise ValueError(f"parameter {sorted(used - names)[0]!r} is used by a step but "
                              "is not in the goal pattern")

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from colorbrowser.errors import UserError
+from colorbrowser.knowledge import spelling
 from colorbrowser.knowledge.workflow import (
     NAVIGATING,
     PARAM,
@@ -37,9 +38,12 @@ def fill_text(text: str, params: Mapping[str, str], *, address: bool = False) ->
 
     def value(match: re.Match[str]) -> str:
         name = match.group(1)
-        if name not in params:
+        try:
+            got = spelling.value_of(name, params)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        if got is None:
             raise UserError(f"no value for the parameter {{{{{name}}}}}")
-        got = str(params[name])
         return quote(got, safe="") if address else got
 
     return PARAM.sub(value, text)

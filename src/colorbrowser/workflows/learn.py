@@ -25,6 +25,7 @@ from colorbrowser.actions import ACTIONS, parse_action
 from colorbrowser.agent.trajectory import MASK, load_steps, write_json_atomic
 from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
+from colorbrowser.knowledge import spelling
 from colorbrowser.knowledge.patterns import host_matches_site, url_host
 from colorbrowser.knowledge.workflow import (
     AnswerSource,
@@ -36,7 +37,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
-from colorbrowser.workflows import page, values
+from colorbrowser.workflows import addresses, names, page, values
 from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
@@ -120,6 +121,7 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     for s in kept:
         _on_site(s, site, run_dir)
     used = _used_texts(kept, answer, start)
+    used |= addresses.spelled_runs(goal, _address_fields(kept, start))
     found = values.goal_values(goal, used)
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
@@ -128,11 +130,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     flow_steps = [builder.step(s) for s in kept]
     first = flow_steps[0].step if flow_steps else None
     if not (isinstance(first, dict) and "goto" in first):
-        flow_steps.insert(0, WorkflowStep(step={"goto": values.substitute_url(start, params)},
-                                          expect_url=_expect(start, params)))
+        flow_steps.insert(0, addresses.start_step(start, params))
     source = _answer_source(answer, steps, params, run_dir)
-    used_names = {n for n in params if f"{{{{{n}}}}}" in str([s.model_dump() for s in
-                                                              flow_steps] + [source])}
+    learned = str([s.model_dump() for s in flow_steps] + [source])
+    used_names = {n for n in params
+                  if re.search(rf"\{{\{{{n}({spelling.SEP}[a-z]+)?\}}\}}", learned)}
     pattern = goal
     for name, value in sorted(named.items(), key=lambda kv: -kv[1].start):
         if name in used_names:
@@ -212,8 +214,17 @@ def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
 
 
 def _expect(url: str, params: dict[str, str]) -> str:
-    parts = urlsplit(url)
-    return values.substitute_url(f"{parts.scheme}://{parts.netloc}{parts.path}", params) + "*"
+    return addresses.expect_url(url, params)
+
+
+def _address_fields(steps: list[Step], start: str) -> set[str]:
+    """Every whole field of the addresses the run opened (its start page too)."""
+    fields = set(values.url_parts(start))
+    for step in steps:
+        action = parse_action(step.action or "")
+        if action.name in ("goto", "new_tab") and action.args:
+            fields.update(values.url_parts(str(action.args[0])))
+    return fields
 
 
 class _Builder:
@@ -233,7 +244,7 @@ class _Builder:
         expect = _expect(after, self.params) if after and url_host(after) else None
         if not (spec.params and spec.params[0].kind == "bid"):
             if action.name in ("goto", "new_tab") and action.args:
-                value: Any = values.substitute_url(str(action.args[0]), self.params)
+                value: Any = addresses.opened_url(str(action.args[0]), self.params)
             else:
                 value = [self._value(a) for a in action.args]
                 value = value[0] if len(value) == 1 else value or None
@@ -242,7 +253,7 @@ class _Builder:
         bid = str(action.args[0])
         index = page.index_of(lines, bid)
         role, name = self._named(step, lines, index, bid)
-        target = _target(role, self._value(name))
+        target = names.without_count(_target(role, self._value(name)))
         if "contains" in target:
             same = page.same_targets(lines, role,
                                      contains=fill_text(target["contains"], self.params))
