@@ -15,7 +15,7 @@ from colorbrowser.steps import Step, StepResult, Target
 from colorbrowser.workflows import addresses, names
 from colorbrowser.workflows.instantiate import instantiate
 from colorbrowser.workflows.learn import learn
-from colorbrowser.workflows.match import match_goal
+from colorbrowser.workflows.match import guidance_text, match_goal
 
 from .pages import SITE
 
@@ -64,6 +64,7 @@ def test_a_wiki_title_in_the_address_is_the_goals_value_spelled(tmp_path):
     assert params == {"high": "Frost Ridge"}
     (goto, _), = instantiate(flow, params, env={})
     assert goto.args == (f"http://{SITE}/index.php/Frost_Ridge",)
+    assert "index.php/Frost_Ridge" in guidance_text(flow, params)  # as the Operator reads it
 
 
 def test_a_persons_name_used_as_a_login_in_a_query(tmp_path):

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from colorbrowser.errors import ColorBrowserError
+from colorbrowser.knowledge import spelling
 from colorbrowser.knowledge.retrieve import query_terms
 from colorbrowser.knowledge.workflow import PARAM, Workflow
 from colorbrowser.linear_regex import RegexRefused, compile_linear
@@ -197,8 +198,7 @@ def _describe(raw: Any, params: dict[str, str]) -> str:
 
 
 def _sentence(raw: Any, params: dict[str, str]) -> str:
-    text = PARAM.sub(lambda m: params.get(m.group(1), m.group(0)), str(raw)) \
-        if isinstance(raw, str) else None
+    text = PARAM.sub(lambda m: _param(m, params), str(raw)) if isinstance(raw, str) else None
     try:
         if text is not None:
             return parse_step(text).describe()
@@ -207,9 +207,18 @@ def _sentence(raw: Any, params: dict[str, str]) -> str:
         return str(raw)
 
 
+def _param(found: re.Match[str], params: dict[str, str]) -> str:
+    """A parameter's value, spelled as the step writes it; the mark when unknown."""
+    try:
+        value = spelling.value_of(found.group(1), params)
+    except ValueError:
+        value = None
+    return found.group(0) if value is None else value
+
+
 def _fill(value: Any, params: dict[str, str]) -> Any:
     if isinstance(value, str):
-        return PARAM.sub(lambda m: params.get(m.group(1), m.group(0)), value)
+        return PARAM.sub(lambda m: _param(m, params), value)
     if isinstance(value, dict):
         return {k: _fill(v, params) for k, v in value.items()}
     if isinstance(value, list):
