@@ -12,7 +12,7 @@ from colorbrowser.errors import UserError
 from colorbrowser.knowledge import spelling
 from colorbrowser.knowledge.workflow import Workflow, WorkflowStep
 from colorbrowser.steps import Step, StepResult, Target
-from colorbrowser.workflows import addresses, names
+from colorbrowser.workflows import addresses, edits, names
 from colorbrowser.workflows.instantiate import instantiate
 from colorbrowser.workflows.learn import learn
 from colorbrowser.workflows.match import guidance_text, match_goal
@@ -138,3 +138,21 @@ def test_a_workflow_names_only_known_spellings_and_patterns_name_none():
                     steps=[WorkflowStep(step={"goto": f"http://{SITE}/w/{{{{p__slug}}}}"})])
     with pytest.raises(UserError, match="no value for the parameter"):
         instantiate(flow, {}, env={})
+
+
+def test_a_run_that_rewrote_a_fields_old_text_with_a_sentence_added_cannot_teach(tmp_path):
+    """The article's source is only shown cut short: a workflow would write the learned
+    article over a sibling's."""
+    edit = f"http://{SITE}/index.php?title=Alderhaven&action=edit"
+    tree = ("[6] textbox 'Wikitext source editor' value='{{Infobox settlement | name = "
+            "Alderhaven | region = [[Southwold]] | population = 3,798…'\n[13] button 'Save'")
+    source = ("{{Infobox settlement\n| name = Alderhaven\n| region = [[Southwold]]\n"
+              "| population = 3,798\n}}\nA town. It hosts a festival.")
+    steps = [Step(step=0, url=edit, observation=tree, action=f"fill('6', {source!r})",
+                  target=Target(bid="6", role="textbox", name="Wikitext source editor"))]
+    goal = 'Add the sentence "It hosts a festival." at the end of the article about Alderhaven.'
+    with pytest.raises(UserError, match="step 1 rewrites the text the field already held"):
+        learn(run_folder(tmp_path / "run", goal, edit, steps))
+    # An empty field, or one that held a few characters, is filled as usual.
+    assert edits.keeps_old_text("[6] textbox 'Title:' value='Draft'", "6", "Draft two")\
+        is False

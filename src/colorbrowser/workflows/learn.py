@@ -37,7 +37,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
-from colorbrowser.workflows import addresses, names, page, values
+from colorbrowser.workflows import addresses, edits, names, page, values
 from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
@@ -120,6 +120,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     kept = [s for s in steps if took_effect(s)]
     for s in kept:
         _on_site(s, site, run_dir)
+        action = parse_action(s.action or "")
+        if action.name == "fill" and len(action.args) == 2:
+            edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
+                                  str(action.args[1]), run_dir)
     used = _used_texts(kept, answer, start)
     used |= addresses.spelled_runs(goal, _address_fields(kept, start))
     found = values.goal_values(goal, used)
