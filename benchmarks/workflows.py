@@ -196,6 +196,8 @@ def bare_run(page, steps: list[PlanStep], env) -> None:
         else:
             name, args = step.action, [fill(a, env) if isinstance(a, str) else a
                                        for a in step.args]
+        if name == "scroll":  # a workflow that starts where the episode starts
+            continue
         if name == "goto":
             page.goto(args[0])
         elif name == "click":
@@ -353,7 +355,7 @@ def store_and_prove(bench: Bench, suite, env, fams: list[Family], progress) -> N
             continue
         with fresh_kb(bench) as kb:
             run, _ = run_episode(bench, suite, env, on, "arena:" + family.teacher, model=NoModel(),
-                                 kb=kb, run_dir=None)
+                                 kb=kb, run_dir=bench.out / "proof" / family.teacher)
         if not (run.success and runner_of(run) is not None):
             why = "did not run" if runner_of(run) is None else (run.error or "failed")
             bench.not_learned[key] = f"not proved: replayed on {family.teacher}: {why}"

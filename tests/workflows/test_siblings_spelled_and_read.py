@@ -62,7 +62,7 @@ def test_a_project_the_site_writes_in_lower_case_opens_the_siblings_page(sites, 
                  [f"goto('{sites.store}/projects/ledgerly')", {"stop": "Nathan Harris"}],
                  env, tmp_path, kb)
     assert flow.goal_pattern == "Who is the manager of the {{value}} project?"
-    assert flow.steps[0].step == {"goto": f"{sites.store}/projects/{{{{value_lower}}}}"}
+    assert flow.steps[0].step == {"goto": f"{sites.store}/projects/{{{{value_slug}}}}"}
     result = sibling("Who is the manager of the Tidewatch project?", f"{sites.store}/", env,
                      tmp_path, kb)
     assert result.answer == "Abigail Bell"
@@ -179,7 +179,7 @@ def test_a_title_read_on_trac_is_filed_on_the_code_hosting_site(sites, env, tmp_
                   {"fill": {"role": "textbox", "name": "Subject"}, "value": TICKETS[66]},
                   {"click": {"role": "button", "name": "Create"}}], env, tmp_path, kb)
     crossing = flow.steps[1]
-    assert crossing.step == {"goto": "__GITLAB__/projects/{{value_lower}}/issues/new"}
+    assert crossing.step == {"goto": "__GITLAB__/projects/{{value_slug}}/issues/new"}
     assert [r.example for r in crossing.reads] == [TICKETS[66]]
     assert sites.state.issues == [("harbor", TICKETS[66])]
     sibling(goal.format(n=93, p="Ledgerly"), f"{sites.trac}/ticket/93", env, tmp_path, kb)

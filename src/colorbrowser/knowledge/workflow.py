@@ -125,13 +125,17 @@ class AnswerSource(_Model):
         return self
 
 
-SpellingKind = Literal["lower", "capitalized", "slug", "underscore"]
+# A closed set: a workflow file names one of these fixed text functions
+# (``workflows/spelling.py``), never code.
+SpellingKind = Literal["lower", "capitalized", "slug", "underscore", "first"]
 
 
 class Spelling(_Model):
     """A parameter that is another parameter spelled the way the site writes it: the
     project "Harbor" in ``/projects/harbor``, the product "Rain Jacket, S" in the slug
-    ``rain-jacket-s``, the tracker "bug" as the option "Bug"."""
+    ``rain-jacket-s``, the town "Black Peak" in ``/index.php/Black_Peak``, the person
+    "Julian Moore" as the login ``julian`` (``first``), the tracker "bug" as the option
+    "Bug"."""
 
     of: str = Field(..., pattern=r"^[a-z][a-z0-9_]{0,39}$")
     how: SpellingKind
@@ -250,7 +254,7 @@ class Workflow(_Model):
                     raise ValueError(f"a reading may not reuse the name {reading.name!r}")
                 used |= set(param_names(str(reading.source.model_dump()))) - read
             read |= {reading.name for reading in ws.reads}
-            used |= set(param_names(str(ws.step))) - read
+            used |= set(param_names(str(ws.model_dump(exclude={"reads"})))) - read
         if self.answer is not None:
             used |= set(param_names(str(self.answer.model_dump()))) - read
         if used - names:

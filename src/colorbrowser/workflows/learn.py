@@ -37,7 +37,18 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
-from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
+from colorbrowser.workflows import (
+    addresses,
+    edits,
+    forms,
+    names,
+    page,
+    reads,
+    sites,
+    spelling,
+    totals,
+    values,
+)
 from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
@@ -120,12 +131,17 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     kept = [s for s in steps if took_effect(s)]
     for s in kept:
         _on_site(s, site, run_dir)
+        action = parse_action(s.action or "")
+        if action.name == "fill" and len(action.args) == 2:
+            edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
+                                  str(action.args[1]), run_dir)
     used = _used_texts(kept, answer, start) | forms.main_headings(steps)
     found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
+    spelled_values = _spelled(goal, kept, start, [s.url for s in steps], found)
+    found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
-    spelled, of = _spellings(goal, kept, start, [s.url for s in steps], found, named,
-                             taken)
+    spelled, of = _spellings(spelled_values, named)
     params = {n: v.text for n, v in named.items()}
     builder = _Builder(steps, params, site, spelled)
     flow_steps = [builder.step(s) for s in kept]
@@ -133,10 +149,12 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     flow_steps = forms.by_row(flow_steps)
     first = flow_steps[0].step if flow_steps else None
     reads_start = bool(flow_steps and flow_steps[0].reads)  # on the start page
-    if reads_start or (not (isinstance(first, dict) and "goto" in first) and
-                       not spelling.names_an_id(builder.url(start))):
+    if reads_start:
         flow_steps.insert(0, WorkflowStep(step={"goto": builder.url(start)},
                                           expect_url=builder.expect(start)))
+    elif not (isinstance(first, dict) and "goto" in first):
+        begin = addresses.start_step(builder.url(start), builder.expect(start))
+        flow_steps[:0] = [begin] if begin else []
     try:
         last = page.parse(_last_page(steps))
         source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
@@ -242,12 +260,10 @@ def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
     return used | {t for t in named if not (t.isalpha() and t.islower())}
 
 
-def _spellings(goal: str, kept: list[Step], start: str, seen: list[str],
-               found: list[values.Value], named: dict[str, values.Value], taken: set[str]
-               ) -> tuple[dict[str, str], dict[str, Spelling]]:
-    """Goal values the run used spelled as the site spells them (``workflows/
-    spelling.py``): new goal values join ``named``; returns the spelled parameters'
-    values and what each one spells."""
+def _spelled(goal: str, kept: list[Step], start: str, seen: list[str],
+             found: list[values.Value]) -> list[spelling.Spelled]:
+    """Goal values, and runs of the goal's words, that the run used spelled as the site
+    spells them (``workflows/spelling.py``)."""
     actions = []
     for step in kept:
         action = parse_action(step.action or "")
@@ -257,14 +273,18 @@ def _spellings(goal: str, kept: list[Step], start: str, seen: list[str],
     texts, fields = spelling.run_texts(actions, start)
     for url in seen:  # the addresses it reached: a step expects them again
         fields.update(spelling.address_fields(url or ""))
+    return spelling.find_spelled(goal, found, texts, fields)
+
+
+def _spellings(found: list[spelling.Spelled], named: dict[str, values.Value]
+               ) -> tuple[dict[str, str], dict[str, Spelling]]:
+    """The spelled parameters' values (``title_slug``: "black-peak") and what each one
+    spells."""
     name_of = {id(v): n for n, v in named.items()}
     spelled: dict[str, str] = {}
     of: dict[str, Spelling] = {}
-    for found_one in spelling.find_spelled(goal, found, texts, fields):
-        base = name_of.get(id(found_one.value))
-        if base is None:
-            base = values.name_for(goal, found_one.value, found + list(named.values()), taken)
-            named[base] = found_one.value
+    for found_one in found:
+        base = name_of[id(found_one.value)]
         name = f"{base}_{found_one.how}"[:40]
         spelled[name] = found_one.text
         of[name] = Spelling(of=base, how=found_one.how)
@@ -281,15 +301,13 @@ class _Builder:
         self.params = params | self.spelled
 
     def url(self, url: str) -> str:
-        done = spelling.substitute_url(spelling.mark_shared(url, self.params), self.params,
-                                       self.spelled)
+        """An address a step opens (``addresses.opened``), a named site's by its
+        placeholder."""
+        done = addresses.opened(url, self.params, self.spelled)
         return sites.as_placeholder(done, self.site) or done
 
     def expect(self, url: str) -> str:
-        parts = urlsplit(url)
-        done = spelling.any_id(spelling.substitute_url(spelling.mark_shared(
-            f"{parts.scheme}://{parts.netloc}{parts.path}", self.params), self.params, self.spelled,
-            expect=True)) + "*"
+        done = addresses.expected(url, self.params, self.spelled)
         return sites.as_placeholder(done, self.site) or done
 
     def _after(self, step: Step) -> str | None:
@@ -313,7 +331,7 @@ class _Builder:
         index = page.index_of(lines, bid)
         role, name = self._named(step, lines, index, bid)
         target = forms.control_target(role, self._value(name)) or \
-            _target(role, self._value(name))
+            names.without_count(_target(role, self._value(name)))
         if "contains" in target:
             same = page.same_targets(lines, role,
                                      contains=fill_text(target["contains"], self.params))

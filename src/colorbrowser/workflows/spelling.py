@@ -3,14 +3,21 @@
 A goal names things the way a person writes them; the site often writes them
 otherwise: the project "Ledgerly" lives at ``/projects/ledgerly``, the product
 "Northwind Rain Jacket, Sand, M" at ``/catalogue/northwind-rain-jacket-sand-m_12/``,
-the town "Little Saltby" at ``/index.php/Little_Saltby``, and the tracker "bug" is the
-option "Bug". Learning looks for each goal value (and each run of the goal's words)
+the town "Little Saltby" at ``/index.php/Little_Saltby``, the person "Julian Moore"
+logs in as ``julian`` (``/query?owner=julian``), and the tracker "bug" is the option
+"Bug". Learning looks for each goal value (and each run of the goal's words)
 in these spellings among what the run typed, chose, clicked and opened, and records
 the parameter as a ``Spelling`` of the goal's one; a sibling's value is spelled the
 same way before its steps are filled. An address segment may carry an id after the
 spelled value (``kettles_8``): what follows the value there is kept as it was in a
 step, and is ``*`` in the address a step expects to lead to, since a sibling's id
 differs.
+
+The spellings are a fixed, closed set of pure text functions (``SpellingKind``): a
+workflow (a file someone may send) names one of them, never code. When two spellings
+write the learned value the same way ("Cycling" is ``cycling`` both in lower case and
+as a slug), the order decides: in an address the more specific one (a slug: a sibling's
+"Home Brewing" is ``home-brewing`` there), in a typed or chosen text lower case.
 """
 
 from __future__ import annotations
@@ -19,24 +26,55 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import get_args
 from urllib.parse import urlsplit
 
-from colorbrowser.knowledge.workflow import Workflow
+from colorbrowser.knowledge.workflow import SpellingKind, Workflow
 from colorbrowser.workflows import values
 
 
 def slug(text: str) -> str:
-    """The usual URL slug: ASCII letters and digits, lower case, '-' between words."""
+    """The usual URL slug: ASCII letters and digits, lower case, '-' between words, the
+    apostrophes dropped ("Help: my pile aren't ..." -> ``help-my-pile-arent-...``)."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    ascii_text = re.sub(r"['’]", "", ascii_text.lower())
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
 
 
-SPELL: dict[str, Callable[[str], str]] = {
+def first(text: str) -> str:
+    """A person's name as a login ("Julian Moore" -> ``julian``): the first word, lower
+    case. Only a value that looks like a person's name is spelled so (``name_like``)."""
+    words = text.split()
+    return words[0].lower() if words else ""
+
+
+def name_like(text: str) -> bool:
+    """Two to four capitalised words of letters: what ``first`` may shorten."""
+    words = text.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
+
+
+SPELL: dict[SpellingKind, Callable[[str], str]] = {
     "lower": str.lower,
     "capitalized": lambda text: text[:1].upper() + text[1:],
     "underscore": lambda text: "_".join(text.split()),
     "slug": slug,
+    "first": first,
 }
+assert set(SPELL) == set(get_args(SpellingKind))
+# The order learning tries them in, in typed or chosen texts and in address fields.
+TEXT_ORDER: tuple[SpellingKind, ...] = ("lower", "capitalized", "underscore", "slug", "first")
+ADDRESS_ORDER: tuple[SpellingKind, ...] = ("underscore", "slug", "first", "lower",
+                                           "capitalized")
+
+
+def spell(text: str, how: SpellingKind) -> str:
+    """``text`` in the spelling ``how`` (as is when ``first`` is asked of no name)."""
+    if how == "first" and not name_like(text):
+        return text
+    return SPELL[how](text)
+
+
 _ID_TAIL = re.compile(r"[_-]\d+")  # what an address may add after a spelled value
 MAX_RUN = 8  # words in a run of the goal looked for in another spelling
 
@@ -46,7 +84,7 @@ def with_spellings(flow: Workflow, params: Mapping[str, str]) -> dict[str, str]:
     out = dict(params)
     for name, spelled in flow.spellings.items():
         if spelled.of in params and name not in out:
-            out[name] = SPELL[spelled.how](str(params[spelled.of]))
+            out[name] = spell(str(params[spelled.of]), spelled.how)
     return out
 
 
@@ -59,7 +97,7 @@ def address_fields(url: str) -> list[str]:
 @dataclass(frozen=True)
 class Spelled:
     value: values.Value  # the goal's run of words
-    how: str
+    how: SpellingKind
     text: str  # as the site spells it
 
 
@@ -97,21 +135,31 @@ def find_spelled(goal: str, found: list[values.Value], texts: Iterable[str],
     for value in sorted(candidates, key=lambda v: (-len(v.text), v.start)):
         if not values._free(done, value.start, value.end):
             continue
-        for how, spell in SPELL.items():
-            text = spell(value.text)
-            if text == value.text or len(text) < values.SHORT:
-                continue
-            if text in texts or any(_fits_field(text, f, how) for f in fields):
-                out.append(Spelled(value, how, text))
-                done.append((value.start, value.end))
-                break
+        spelled = _spelled_in(value.text, texts, fields)
+        if spelled is not None:
+            out.append(Spelled(value, *spelled))
+            done.append((value.start, value.end))
     return out
+
+
+def _spelled_in(value: str, texts: set[str], fields: set[str]
+                ) -> tuple[SpellingKind, str] | None:
+    """The spelling (and its text) in which the run used ``value``: typed or chosen
+    whole, else as an address field, each in its own order (see the module's text)."""
+    for order, fits in ((TEXT_ORDER, lambda text, how: text in texts),
+                        (ADDRESS_ORDER, lambda text, how: any(
+                            _fits_field(text, f, how) for f in fields))):
+        for how in order:
+            text = spell(value, how)
+            if text != value and len(text) >= values.SHORT and fits(text, how):
+                return how, text
+    return None
 
 
 def substitute_url(url: str, params: Mapping[str, str], spelled: Mapping[str, str], *,
                    expect: bool = False) -> str:
     """``values.substitute_url`` first giving a spelled value its mark where an id
-    follows it in a segment (``kettles_8`` -> ``{{category_lower}}_8``); in an address
+    follows it in a segment (``kettles_8`` -> ``{{category_slug}}_8``); in an address
     a step expects (``expect``), such an id becomes ``*``."""
     parts = urlsplit(url)
     head = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
@@ -148,25 +196,6 @@ def run_texts(actions: Iterable[tuple[str, list, str | None]], start: str
             elif isinstance(arg, list):
                 texts.update(a for a in arg if isinstance(a, str))
     return texts, fields
-
-
-_ID_SEGMENT = re.compile(r"(?<=/)\d+(?=/|$)")
-
-
-def names_an_id(url: str) -> bool:
-    """Whether an address holds a number the goal does not give (``/products/33/``):
-    a sibling's page is another one, so a workflow does not open this one first; it
-    starts where its episode starts."""
-    return _ID_SEGMENT.search(urlsplit(url).path) is not None
-
-
-def any_id(url: str) -> str:
-    """An address a step expects, with each number the goal does not give as ``*``
-    (the order a search led to, the ticket a link opened)."""
-    parts = urlsplit(url)
-    head = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
-    return head + _ID_SEGMENT.sub("*", url[len(head):])
-
 
 
 def open_quotes(goal: str, found: list[values.Value], used: set[str]) -> list[values.Value]:
