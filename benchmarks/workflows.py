@@ -28,9 +28,15 @@ pages, exploration and the copilot's second pass.
    with the Operator fallback and by blind replay (the same steps, first match, no
    checks). Counted: steps healed, decisions handed to the Operator, and actions on a
    decoy, split by who took them (a workflow step, the Operator, blind replay).
-5. **From exploration alone** and the **copilot second pass** are measured where their
-   pieces exist (``explore --workflows``; ``benchmarks/copilot_study.py``); where they do
-   not, the output says so and the figure is ``-``.
+5. **From exploration alone.** ``explore APP --workflows`` runs on every single-site app
+   of the chosen task files (``--explore-budget`` actions, at most ``--explore-tasks``
+   proved tasks per app; the explorer never sees the arena's tasks or plans), into a
+   knowledge base of its own. Then every hand-written arena task of those apps is
+   matched against the workflows it learned: a task whose goal fits one runs as an
+   episode on a fresh reset (workflows on; no model with ``--no-model``) and is scored by
+   its own evaluator; a task none fits is not solved (no workflow answers it, and
+   without a model nothing does). ``from_exploration E/N``: solved of the N tasks.
+   The **copilot second pass** is ``benchmarks/copilot_study.py``'s, not run here.
 
 The last line is the summary the README quotes:
 ``workflows: families N, heldout_success S%, model_calls_saved C%, wrong_element W,
@@ -196,6 +202,8 @@ def bare_run(page, steps: list[PlanStep], env) -> None:
         else:
             name, args = step.action, [fill(a, env) if isinstance(a, str) else a
                                        for a in step.args]
+        if name == "scroll":  # a workflow that starts where the episode starts
+            continue
         if name == "goto":
             page.goto(args[0])
         elif name == "click":
@@ -228,6 +236,7 @@ class Bench:
     not_learned: dict[str, str] = field(default_factory=dict)
     # task, episode seconds, bare seconds, whether the bare script's end state scored
     bare: list[tuple[str, float, float, bool]] = field(default_factory=list)
+    model: Any = None  # the offline model (None with --no-model)
 
     def settings(self, *, workflows: str, knowledge: str = "on", max_steps: int = 30):
         """``max_steps``: the framework's default, except for the Operator-alone arm
@@ -316,7 +325,7 @@ def record_teachers(bench: Bench, suite, env, fams: list[Family], progress) -> N
 
 
 @contextlib.contextmanager
-def fresh_kb(bench: Bench):
+def fresh_kb(bench: Bench, pristine: str = "kb-learned.sqlite"):
     """The learned workflows as they were learned: a run that heals a step makes a new
     version, which must not reach the next task's run."""
     import shutil
@@ -326,7 +335,7 @@ def fresh_kb(bench: Bench):
     work = bench.out / "kb.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(str(work) + suffix).unlink(missing_ok=True)
-    shutil.copyfile(bench.out / "kb-learned.sqlite", work)
+    shutil.copyfile(bench.out / pristine, work)
     with contextlib.ExitStack() as stack:
         yield open_knowledge(bench.settings(workflows="on"), stack)
 
@@ -353,7 +362,7 @@ def store_and_prove(bench: Bench, suite, env, fams: list[Family], progress) -> N
             continue
         with fresh_kb(bench) as kb:
             run, _ = run_episode(bench, suite, env, on, "arena:" + family.teacher, model=NoModel(),
-                                 kb=kb, run_dir=None)
+                                 kb=kb, run_dir=bench.out / "proof" / family.teacher)
         if not (run.success and runner_of(run) is not None):
             why = "did not run" if runner_of(run) is None else (run.error or "failed")
             bench.not_learned[key] = f"not proved: replayed on {family.teacher}: {why}"
@@ -497,7 +506,7 @@ def per_task(outcomes: list[Outcome]) -> dict[str, float]:
             "seconds": sum(o.seconds for o in outcomes) / n if n else 0}
 
 
-def report(bench: Bench, fams: list[Family], exploration: str, elapsed: float) -> None:
+def report(bench: Bench, fams: list[Family], explored: Explored, elapsed: float) -> None:
     say = print
     outcomes = bench.outcomes
     heldout_tasks = sum(len(f.heldout) for f in fams)
@@ -564,7 +573,11 @@ def report(bench: Bench, fams: list[Family], exploration: str, elapsed: float) -
                 f"{pct(sum(o.success for o in b), len(b)):>13} "
                 f"{sum(o.wrong_blind for o in b):>11}")
     say("")
-    say(f"from exploration alone: {exploration}")
+    say(f"from exploration alone: {explored.line()}")
+    for app, summary in explored.apps.items():
+        say(f"  {app}: {summary}")
+    if explored.solved:
+        say(f"  solved: {', '.join(explored.solved)}")
     say("copilot second pass with workflows: see benchmarks/copilot_study.py "
         "(not run here)")
     say(f"outcomes and run folders: {bench.out} ({elapsed:.0f} s)")
@@ -572,23 +585,117 @@ def report(bench: Bench, fams: list[Family], exploration: str, elapsed: float) -
     say(f"workflows: families {len(fams)}, heldout_success {pct(success, len(wf))}, "
         f"model_calls_saved {f'{100 * saved:.0f}%' if saved is not None else '-'}, "
         f"wrong_element {wrong_wf}, healed {healed}, "
-        f"from_exploration {exploration_figure(exploration)}/{ARENA_TASKS}, "
+        f"from_exploration {exploration_figure(explored)}, "
         f"time_vs_bare {f'{ratio:.2f}' if ratio is not None else '-'}")
 
 
-def exploration_figure(text: str) -> str:
-    return text.split()[0] if text and text[0].isdigit() else "-"
+def exploration_figure(explored: Explored) -> str:
+    """``E/N``: solved of the hand-written tasks of the explored apps (N is 165 when
+    every app is chosen); ``-/165`` when the explorer was not run."""
+    if explored.skipped:
+        return f"-/{ARENA_TASKS}"
+    return f"{len(explored.solved)}/{explored.tasks}"
 
 
-def exploration_status() -> str:
-    """``explore --workflows`` (issue 28, h28d) is needed; say so while it is not there."""
-    from importlib.util import find_spec
+@dataclass
+class Explored:
+    """What the explorer alone taught and what it solved of the arena's own tasks."""
 
-    if find_spec("colorbrowser.explore.workflows") is None:
-        return ("- (explore --workflows is not in this build: no workflows learned from "
-                "exploration were measured)")
-    return ("- (explore --workflows exists but this benchmark does not run the explorer "
-            "yet)")
+    apps: dict[str, str] = field(default_factory=dict)  # app -> the explorer's summary
+    workflows: int = 0
+    tasks: int = 0  # the arena's hand-written tasks of the chosen apps
+    fitting: list[str] = field(default_factory=list)  # tasks whose goal fits a pattern
+    solved: list[str] = field(default_factory=list)
+    calls: int = 0
+    skipped: str = ""
+
+    def line(self) -> str:
+        if self.skipped:
+            return f"- ({self.skipped})"
+        return (f"{len(self.solved)} of {self.tasks} arena tasks solved ({self.calls} model "
+                f"calls) by {self.workflows} workflows the explorer alone learned; "
+                f"{len(self.fitting)} tasks fit one of their goal patterns")
+
+
+def explored_apps(fams: list[Family], suite) -> list[str]:
+    """The single-site apps of the chosen task files (the explorer explores one site)."""
+    from colorbrowser.arena.apps import APPS
+
+    return sorted({f.group for f in fams} & set(APPS) & set(suite.apps or APPS))
+
+
+def explore_apps(bench: Bench, suite, apps: list[str], kb_path: Path, progress,
+                 explored: Explored) -> None:
+    """``explore APP --workflows`` on each app: the arena's hand-written tasks and plans
+    are never shown to it; what it learns goes into a knowledge base of its own."""
+    from colorbrowser.explore.cli import ArenaSandbox, allowed_hosts
+    from colorbrowser.explore.run import ExploreRequest, explore
+
+    job = progress.add_task("explore --workflows", total=len(apps))
+    for app in apps:
+        suite.prepare([app])  # running on this instance, reset
+        start = suite.arena.base_url(app) + "/"
+        request = ExploreRequest(
+            start_url=start, budget=bench.args.explore_budget,
+            out=bench.out / "explore" / app, seed=bench.args.seed,
+            allow_hosts=allowed_hosts(None, start), screenshots="none", tasks=True,
+            max_tasks=bench.args.explore_tasks, kb_path=kb_path, workflows=True,
+            sandbox=ArenaSandbox(suite.arena, app))
+        t0 = time.monotonic()
+        try:
+            summary = explore(request, say=lambda _: None)
+        except Exception as exc:  # one app's failure is a figure, not a crash
+            summary = f"failed: {type(exc).__name__}: {exc}"
+        explored.apps[app] = f"{summary} ({time.monotonic() - t0:.0f} s)"
+        progress.advance(job)
+
+
+def from_exploration(bench: Bench, suite, env, fams: list[Family], progress) -> Explored:
+    """Workflows learned only from the explorer's proved tasks (no person, no oracle),
+    run on every hand-written arena task of the explored apps, without a model.
+
+    A task none of their goal patterns fits cannot be answered by them (and, with no
+    model, by nothing): it counts as not solved without an episode. Every task whose
+    goal fits a pattern runs as an episode (workflows on, the offline Operator as the
+    fallback unless ``--no-model``) on a fresh reset and is scored by its own evaluator."""
+    from colorbrowser.evaluation.replay import NoModel
+    from colorbrowser.knowledge.store import KnowledgeBase
+    from colorbrowser.workflows.match import match_goal
+
+    explored = Explored()
+    if bench.args.explore_budget <= 0:
+        explored.skipped = "--explore-budget 0: the explorer was not run"
+        return explored
+    apps = explored_apps(fams, suite)
+    if not apps:
+        explored.skipped = "no single-site app among the chosen task files"
+        return explored
+    pristine = bench.out / "kb-explored.sqlite"
+    explore_apps(bench, suite, apps, pristine, progress, explored)
+    with KnowledgeBase.open(pristine, embeddings=False) as kb:
+        flows = kb.list_workflows()
+    explored.workflows = len(flows)
+    tasks = [t for t in suite.tasks.values() if t.apps and set(t.apps) <= set(apps)
+             and not t.definition.unsupported]
+    explored.tasks = len(tasks)
+    explored.fitting = [t.definition.id for t in tasks
+                        if any(match_goal(f, t.definition.goal) is not None for f in flows)]
+    job = progress.add_task("arena tasks with explored workflows", total=len(explored.fitting))
+    on = bench.settings(workflows="on")
+    for task_id in explored.fitting:
+        with fresh_kb(bench, pristine.name) as kb:
+            run, seconds = run_episode(bench, suite, env, on, task_id,
+                                       model=bench.model or NoModel(), kb=kb,
+                                       run_dir=bench.out / "explored" / short(task_id))
+        out = Outcome(short(task_id), "explored", "explored", run.success, run.usage.calls,
+                      run.usage.prompt_tokens, seconds)
+        fill_from_runner(out, run)
+        bench.outcomes.append(out)
+        explored.calls += run.usage.calls
+        if run.success:
+            explored.solved.append(short(task_id))
+        progress.advance(job)
+    return explored
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -610,6 +717,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--max-steps", type=int, default=10,
                    help="decisions of the Operator-alone arm (each one a model call)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per episode")
+    p.add_argument("--explore-budget", type=int, default=150,
+                   help="browser actions the explorer spends per app for the "
+                        "from-exploration figure (0: not run)")
+    p.add_argument("--explore-tasks", type=int, default=40,
+                   help="tasks the explorer proves per app at most (each one a workflow "
+                        "candidate)")
+    p.add_argument("--exploration-only", action="store_true",
+                   help="measure only the from-exploration figure (no oracle runs, no "
+                        "held-out siblings, no changed pages)")
     p.add_argument("--seed", type=int, default=28)
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--cache", type=Path, default=None, help="arena cache")
@@ -659,17 +775,20 @@ def main(argv: list[str] | None = None) -> int:
             base = bench.settings(workflows="off")
             with console.status("Starting the offline model (SmolLM2)…"):
                 model = open_model(base.model, stack, base.paths.cache)
+            bench.model = model
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
         with Progress(*columns, console=console) as progress:
-            record_teachers(bench, suite, env, fams, progress)
-            store_and_prove(bench, suite, env, fams, progress)
-            heldout(bench, suite, env, model, fams, progress)
-            changed(bench, suite, env, model, fams, progress)
+            if not args.exploration_only:
+                record_teachers(bench, suite, env, fams, progress)
+                store_and_prove(bench, suite, env, fams, progress)
+                heldout(bench, suite, env, model, fams, progress)
+                changed(bench, suite, env, model, fams, progress)
+            explored = from_exploration(bench, suite, env, fams, progress)
         (out / "outcomes.json").write_text(json.dumps(
             {"outcomes": [asdict(o) for o in bench.outcomes], "bare": bench.bare,
              "not_learned": bench.not_learned}, indent=1), "utf-8")
-        report(bench, fams, exploration_status(), time.monotonic() - started)
+        report(bench, fams, explored, time.monotonic() - started)
     return 0
 
 

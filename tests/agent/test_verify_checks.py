@@ -51,6 +51,14 @@ def test_a_search_for_a_quoted_term_asks_for_the_results_page_not_an_answer():
         "information"]
 
 
+def test_a_question_inside_the_text_to_post_asks_for_no_answer():
+    posted = [step(1, "click('5')", evidence=Evidence(requests=[post("http://h/topic", 200)]))]
+    assert goal_kinds('Start a topic in the Books board titled "Mysteries" that says: I loved '
+                      "the last three I read; what should I read next?", posted) == ["change"]
+    assert goal_kinds("Reply to the topic with: Which mulch works best?", []) == ["change"]
+    assert goal_kinds("Which board has a topic that says: hello?", []) == ["information"]
+
+
 def test_following_a_link_opening_a_tab_or_saving_into_the_answer_asks_for_no_change():
     assert goal_kinds("Follow the Docs link and tell me the latest version.", []) == [
         "information"]

@@ -93,9 +93,21 @@ def test_an_edit_keeps_its_targets_by_role_and_name_and_its_value_as_a_parameter
 
 def test_a_count_inside_a_heading_is_cut_out_of_it(runs):
     flow = learn(runs["trac-accepted-by-julian"])
-    assert flow.params == {}  # "julian" in the address is not the goal's "Julian Moore"
     assert flow.answer.around == "Custom Query (* "
-    assert read_answer(flow, last_page(runs["trac-accepted-by-julian"]), {}) == "6"
+    assert read_answer(flow, last_page(runs["trac-accepted-by-julian"]), flow.params) == "6"
+
+
+def test_a_name_the_address_writes_as_a_login_is_a_parameter_in_that_spelling(runs):
+    """The goal says "Julian Moore", the query says ``owner=julian``: a sibling's
+    "James Chen" is written ``owner=james``, and its own count is read there."""
+    flow = learn(runs["trac-accepted-by-julian"])
+    assert flow.goal_pattern == "How many tickets has {{has}} accepted that are still open?"
+    assert flow.params == {"has": "Julian Moore"}
+    assert flow.steps[0].step["goto"].endswith("/query?owner={{has_first}}&status=accepted")
+    sibling = {"has": "James Chen"}
+    (goto, _), = instantiate(flow, sibling, env={})
+    assert goto.args == (last_page(runs["trac-accepted-by-james"]).url,)
+    assert read_answer(flow, last_page(runs["trac-accepted-by-james"]), sibling) == "7"
 
 
 def test_a_labelled_place_is_preferred_to_counting_elements(runs):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, Route
@@ -37,6 +37,9 @@ KINDS: tuple[ChangeKind, ...] = ("rename", "swap", "extra", "remove")
 WRONG_PATH = "/__arena_changed__/wrong"
 WRONG_PAGE = ("<!doctype html><title>Wrong element</title>"
               "<h1>Wrong element</h1><p>This link was a decoy put on the page.</p>")
+# An app slow to answer on a loaded machine is waited for: falling back would show the
+# page unchanged, and the run would not measure a changed page.
+FETCH_TIMEOUT_MS = 60_000
 _BODY_END = re.compile(rb"</body\s*>(?![\s\S]*</body\s*>)", re.I)
 
 
@@ -146,10 +149,20 @@ class ChangedPages:
         if request.resource_type != "document":
             route.fallback()
             return
-        try:
-            response = route.fetch()
+        try:  # a redirect is not followed here: the browser must show where the app
+            # sends it (a quick jump to a ticket, a search that finds its article)
+            response = route.fetch(max_redirects=0, timeout=FETCH_TIMEOUT_MS)
         except Exception:  # the app went away: let the browser see the real failure
             route.fallback()
+            return
+        location = response.headers.get("location")
+        if 300 <= response.status < 400 and location:
+            # A redirect the browser followed itself would not come through this route
+            # again (its page would be unchanged): the target is opened as a navigation
+            # of its own, which is.
+            target = json.dumps(urljoin(request.url, location)).replace("<", "\\u003c")
+            route.fulfill(status=200, content_type="text/html",
+                          body=f"<!doctype html><script>location.replace({target})</script>")
             return
         headers = {k: v for k, v in response.headers.items()
                    if k.lower() not in ("content-length", "content-security-policy",

@@ -76,39 +76,18 @@ class _Model(BaseModel):
 class Surroundings(_Model):
     """Where the target sits, so that a renamed or moved control is noticed, not clicked:
     its label, the heading of its section and the text of its row (a table row, a list
-    item). Empty fields are not checked."""
+    item). Empty fields are not checked, except that ``no_heading`` records the absence
+    of a section heading above it as a fact: a heading above it now means it is in
+    another section, or a box of its own was put before it. ``before`` and ``after`` are
+    the named elements next to it in page order ("link Timeline"): not checked before a
+    step, they let a renamed control be found again in the same slot (``runner``)."""
 
     label: str = Field("", max_length=MAX_TEXT)
     heading: str = Field("", max_length=MAX_TEXT)
     row: str = Field("", max_length=MAX_TEXT)
-
-
-class WorkflowStep(_Model):
-    """One step: a plan step in its file form, with parameters in its values."""
-
-    step: str | dict[str, Any]
-    surroundings: Surroundings | None = None
-    # What shows once the step has taken effect: the next page's URL as a pattern over
-    # the parameters (``*`` for any run of characters), and its title.
-    expect_url: str | None = Field(None, max_length=MAX_TEXT)
-    expect_title: str | None = Field(None, max_length=MAX_TEXT)
-    healed: bool = False  # the Operator did this step on the run that made this version
-    # How many elements of the target's role and name the learned page showed: a target
-    # that was the only one, with a look-alike on the live page, cannot be told apart.
-    matches: int | None = Field(None, ge=1, le=10_000)
-
-    @field_validator("step")
-    @classmethod
-    def _plan_step(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
-        step = parse_step(value, "workflow step")  # ValueError names what is wrong
-        spec = spec_for(step.action)
-        if step.text is not None and spec is not None and spec.params and \
-                spec.params[0].kind == "bid":
-            raise ValueError(f"workflow step {step.text[:60]!r} names an element by its id, "
-                             "which changes with every page load: name it by role and name")
-        if step.action == RANDOM:
-            raise ValueError("a workflow step cannot be a random step")
-        return value
+    no_heading: bool = False
+    before: str = Field("", max_length=MAX_TEXT)
+    after: str = Field("", max_length=MAX_TEXT)
 
 
 class AnswerSource(_Model):
@@ -125,8 +104,15 @@ class AnswerSource(_Model):
     around: str | None = Field(None, max_length=MAX_TEXT)
     # "column": ``label`` is the header of the answer's table column (the row is the one
     # that holds a goal value, else the first); "beside": the label stands before it.
-    label_kind: Literal["beside", "column"] = "beside"
+    # "after": ``label`` is the text run just before it, without a colon ("Added by").
+    label_kind: Literal["beside", "column", "after"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
+    # The answer is the sum of the numbers at every place that fits (the open issues of
+    # a project: the "open" column of its table, one row per tracker).
+    total: bool = False
+    # The target's ``nth`` counts from the end of the page (0: the last place that fits:
+    # the last comment of a discussion, however many came before it).
+    from_end: bool = False
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:
@@ -137,6 +123,72 @@ class AnswerSource(_Model):
         if self.around is not None and self.around.count("*") != 1:
             raise ValueError("an answer's 'around' text holds exactly one '*'")
         return self
+
+
+# A closed set: a workflow file names one of these fixed text functions
+# (``workflows/spelling.py``), never code.
+SpellingKind = Literal["lower", "capitalized", "slug", "underscore", "first"]
+
+
+class Spelling(_Model):
+    """A parameter that is another parameter spelled the way the site writes it: the
+    project "Harbor" in ``/projects/harbor``, the product "Rain Jacket, S" in the slug
+    ``rain-jacket-s``, the town "Black Peak" in ``/index.php/Black_Peak``, the person
+    "Julian Moore" as the login ``julian`` (``first``), the tracker "bug" as the option
+    "Bug"."""
+
+    of: str = Field(..., pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    how: SpellingKind
+
+
+class Reading(_Model):
+    """A value read from the page a step sees, before it acts, for later steps (or the
+    answer) to use as ``{{name}}``: the title of the ticket a goal names, typed on
+    another site. ``example`` is the value the learned run read."""
+
+    name: str = Field(..., pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    source: AnswerSource
+    example: str = Field("", max_length=MAX_TEXT)
+
+    @field_validator("source")
+    @classmethod
+    def _read_on_page(cls, value: AnswerSource) -> AnswerSource:
+        if value.target is None:
+            raise ValueError("a reading names the element it reads (a target)")
+        return value
+
+
+class WorkflowStep(_Model):
+    """One step: a plan step in its file form, with parameters in its values."""
+
+    step: str | dict[str, Any]
+    surroundings: Surroundings | None = None
+    # What shows once the step has taken effect: the next page's URL as a pattern over
+    # the parameters (``*`` for any run of characters), and its title.
+    expect_url: str | None = Field(None, max_length=MAX_TEXT)
+    expect_title: str | None = Field(None, max_length=MAX_TEXT)
+    healed: bool = False  # the Operator did this step on the run that made this version
+    # How many elements of the target's role and name the learned page showed: a target
+    # that was the only one, with a look-alike on the live page, cannot be told apart.
+    matches: int | None = Field(None, ge=1, le=10_000)
+    # Values read on the page this step sees, before it acts (``Reading``).
+    reads: list[Reading] = Field(default_factory=list, max_length=20)
+    # The target is the first element of its role in the row that holds the goal's value
+    # (``surroundings.row``), whatever its name: the menu a sibling's item sits under.
+    by_row: bool = False
+
+    @field_validator("step")
+    @classmethod
+    def _plan_step(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        step = parse_step(value, "workflow step")  # ValueError names what is wrong
+        spec = spec_for(step.action)
+        if step.text is not None and spec is not None and spec.params and \
+                spec.params[0].kind == "bid":
+            raise ValueError(f"workflow step {step.text[:60]!r} names an element by its id, "
+                             "which changes with every page load: name it by role and name")
+        if step.action == RANDOM:
+            raise ValueError("a workflow step cannot be a random step")
+        return value
 
 
 class Provenance(_Model):
@@ -162,6 +214,8 @@ class Workflow(_Model):
     params: dict[str, str] = Field(default_factory=dict)
     steps: list[WorkflowStep] = Field(..., min_length=1, max_length=MAX_STEPS)
     answer: AnswerSource | None = None
+    # Parameters that are others spelled as the site writes them (``Spelling``).
+    spellings: dict[str, Spelling] = Field(default_factory=dict, max_length=40)
     provenance: Provenance = Field(default_factory=Provenance)
     version: int = Field(1, ge=1, le=MAX_COUNT)
     previous: str | None = None  # id of the version this one replaced
@@ -187,9 +241,22 @@ class Workflow(_Model):
         for name in self.params:
             if name not in names:
                 raise ValueError(f"parameter {name!r} is not in the goal pattern")
-        used = {n for s in self.steps for n in param_names(str(s.step))}
+        for name, spelled in self.spellings.items():
+            if name in names or spelled.of not in names:
+                raise ValueError(f"spelling {name!r} must be a new name for a parameter of "
+                                 "the goal pattern")
+        names |= set(self.spellings)
+        used: set[str] = set()
+        read: set[str] = set()
+        for ws in self.steps:  # a value read on a page serves this step and those after
+            for reading in ws.reads:
+                if reading.name in names:
+                    raise ValueError(f"a reading may not reuse the name {reading.name!r}")
+                used |= set(param_names(str(reading.source.model_dump()))) - read
+            read |= {reading.name for reading in ws.reads}
+            used |= set(param_names(str(ws.model_dump(exclude={"reads"})))) - read
         if self.answer is not None:
-            used |= set(param_names(str(self.answer.model_dump())))
+            used |= set(param_names(str(self.answer.model_dump()))) - read
         if used - names:
             raise ValueError(f"parameter {sorted(used - names)[0]!r} is used by a step but "
                              "is not in the goal pattern")

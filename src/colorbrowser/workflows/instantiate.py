@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import page
+from colorbrowser.workflows import forms, page, reads, sites, spelling, totals
 
 MAX_VALUE = 2000
 
@@ -84,8 +84,9 @@ def concrete_step(flow: Workflow, ws: WorkflowStep, params: Mapping[str, str],
     for key, value in data.items():
         if key in NAVIGATING and isinstance(value, str):
             url = fill(fill_text(value, params, address=True), env)
-            try:
-                check_address(url, flow.site, f"workflow {flow.id} {where}", placeholders=False)
+            try:  # a named other site's page: on the site its placeholder names
+                site = sites.crossing_to(value, flow.site, env) or flow.site
+                check_address(url, site, f"workflow {flow.id} {where}", placeholders=False)
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             filled[key] = url
@@ -105,6 +106,9 @@ def instantiate(flow: Workflow, params: Mapping[str, str],
     Raises UserError (one line) for a missing value or an address off the site."""
     _check_values(flow, params)
     env = os.environ if env is None else env
+    # Values read on a page fill their steps once read (the runner); until then, and in
+    # a listing, the learned run's own.
+    params = {**reads.examples(flow), **spelling.with_spellings(flow, params)}
     return [(concrete_step(flow, ws, params, env, f"step {n}"), ws)
             for n, ws in enumerate(flow.steps, 1)]
 
@@ -120,7 +124,7 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
     """None when the element still sits where it sat when the workflow was learned;
     otherwise why not (a renamed label, a missing section, another row)."""
     want = ws.surroundings
-    if want is None or not (want.label or want.heading or want.row):
+    if want is None or not (want.label or want.heading or want.row or want.no_heading):
         return None
     lines = page.parse(obs.axtree)
     index = page.index_of(lines, element.bid)
@@ -138,6 +142,9 @@ def check_surroundings(ws: WorkflowStep, element: ElementInfo, obs: Observation,
         above = page.headings_above(lines, index)
         if not above or page.norm(above[-1]) != page.norm(heading):
             return f"it is not under the heading {heading!r}"
+    if want.no_heading and (above := page.headings_above(lines, index)):
+        return (f"it is under the heading {above[-1]!r}, where it had no section heading "
+                "above it")
     if want.row:
         row_text = fill_text(want.row, params)
         row = page.row_of(lines, index)
@@ -154,7 +161,8 @@ def check_effect(ws: WorkflowStep, obs: Observation, params: Mapping[str, str]) 
     if ws.expect_url:
         plain = fill_text(ws.expect_url, params)
         encoded = fill_text(ws.expect_url, params, address=True)
-        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded}):
+        spaced = {fill_text(ws.expect_url, forms) for forms in spelling.spaced_forms(params)}
+        if not any(_glob(p).fullmatch(obs.url) for p in {plain, encoded, *spaced}):
             return f"the page is {obs.url[:200]}, not {encoded[:200]}"
     if ws.expect_title:
         title = fill_text(ws.expect_title, params)
@@ -179,6 +187,19 @@ def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> 
     return _read(source, obs, params)
 
 
+def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str]
+                ) -> str | None:
+    """The value at an answer's place on this page (a reading's, too), or None."""
+    return _read(source, obs, params)
+
+
+def total_expression(source: AnswerSource, obs: Observation, params: Mapping[str, str]
+                     ) -> str:
+    """The sum a total answer is, written out ("27 + 14 + 6")."""
+    return " + ".join(text for _, text in answer_candidates(source, page.parse(obs.axtree),
+                                                            params))
+
+
 def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
     step = parse_step({"click": _fill_data(source.target, params)}, "answer target")
     assert step.target is not None
@@ -188,6 +209,10 @@ def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
 def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> str | None:
     target = _target(source, params)
     answers = answer_candidates(source, page.parse(obs.axtree), params)
+    if source.total:
+        return totals.total([text for _, text in answers])
+    if source.from_end:
+        answers = answers[::-1]
     return answers[target.nth][1] if len(answers) > target.nth else None
 
 
@@ -198,7 +223,9 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     target = _target(source, params)
     found = [i for i, line in enumerate(lines) if _matches(target, line)]
     label = page.norm(fill_text(source.label, params)) if source.label else ""
-    if label and source.label_kind == "beside":
+    if label and source.label_kind == "after":
+        found = [i for i in found if page.norm(forms.text_before(lines, i)) == label]
+    elif label and source.label_kind == "beside":
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)

@@ -35,13 +35,25 @@ from colorbrowser.knowledge.workflow import (
     AnswerSource,
     LearnedBy,
     Provenance,
+    Spelling,
     Surroundings,
     Workflow,
     WorkflowStep,
 )
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
-from colorbrowser.workflows import page, values
+from colorbrowser.workflows import (
+    addresses,
+    edits,
+    forms,
+    names,
+    page,
+    reads,
+    sites,
+    spelling,
+    totals,
+    values,
+)
 from colorbrowser.workflows.instantiate import answer_candidates, fill_text
 
 APPROVAL_FILE = "approval.json"
@@ -126,20 +138,49 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     kept = [s for s in steps if took_effect(s)]
     for s in kept:
         _on_site(s, site, run_dir)
-    used = _used_texts(kept, answer, start)
-    found = values.goal_values(goal, used)
+        action = parse_action(s.action or "")
+        if action.name == "fill" and len(action.args) == 2:
+            edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
+                                  str(action.args[1]), run_dir)
+    used = _used_texts(kept, answer, start) | forms.main_headings(steps)
+    found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
+    spelled_values = _spelled(goal, kept, start, [s.url for s in steps], found)
+    found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
+    spelled, of = _spellings(spelled_values, named)
     params = {n: v.text for n, v in named.items()}
-    builder = _Builder(steps, params, site)
+    builder = _Builder(steps, params, site, spelled)
     flow_steps = [builder.step(s) for s in kept]
+    flow_steps = reads.learn_reads(kept, flow_steps, builder.params, _source_at)
+    flow_steps = forms.by_row(flow_steps)
     first = flow_steps[0].step if flow_steps else None
-    if not (isinstance(first, dict) and "goto" in first):
-        flow_steps.insert(0, WorkflowStep(step={"goto": values.substitute_url(start, params)},
-                                          expect_url=_expect(start, params)))
-    source = _answer_source(answer, steps, params, run_dir)
-    used_names = {n for n in params if f"{{{{{n}}}}}" in str([s.model_dump() for s in
-                                                              flow_steps] + [source])}
+    reads_start = bool(flow_steps and flow_steps[0].reads)  # on the start page
+    if reads_start:
+        flow_steps.insert(0, WorkflowStep(step={"goto": builder.url(start)},
+                                          expect_url=builder.expect(start)))
+    elif not (isinstance(first, dict) and "goto" in first):
+        begin = addresses.start_step(builder.url(start), builder.expect(start))
+        flow_steps[:0] = [begin] if begin else []
+    try:
+        last = page.parse(_last_page(steps))
+        source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
+                                  answer, params, answer_candidates)
+        source = forms.counted_from_end(source, last, answer, params, answer_candidates)
+    except UserError:  # not on the last page: read where the run saw it, if it did
+        earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
+        added = totals.column_total(answer, page.parse(_last_page(steps)), params,
+                                    answer_candidates) if earlier is None else None
+        if earlier is None and added is None:
+            raise
+        flow_steps, source = earlier or (flow_steps, added)
+    text = str([s.model_dump() for s in flow_steps] + [source])
+    used_spellings = {n: of[n] for n in spelled if f"{{{{{n}}}}}" in text}
+    used_names = {n for n in params if f"{{{{{n}}}}}" in text} | \
+        {s.of for s in used_spellings.values()}
+    if not isinstance(flow_steps[0].step, dict) or "goto" not in flow_steps[0].step:
+        # It starts where its episode starts: the page the goal names, by its heading.
+        used_names |= forms.named_page(params, steps[:1])
     pattern = goal
     for name, value in sorted(named.items(), key=lambda kv: -kv[1].start):
         if name in used_names:
@@ -151,10 +192,17 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         "params": {n: v for n, v in params.items() if n in used_names},
         "steps": [s.model_dump(exclude_defaults=True) for s in flow_steps],
         "answer": source.model_dump(exclude_defaults=True) if source else None,
+        "spellings": {n: s.model_dump() for n, s in used_spellings.items()},
         "provenance": Provenance(run=str(run_dir), task_id=task_id,
                                  learned_by=learned_by or _learned_by(meta, steps, evidence),
                                  author=author or _read(run_dir, APPROVAL_FILE).get("author")),
     }, f"workflow learned from {run_dir}")
+
+
+def _last_page(steps: list[Step]) -> str:
+    """The page the run answered on."""
+    stops = [s for s in steps if s.action and s.result.done]
+    return stops[-1].observation if stops else ""
 
 
 def _web(url: str) -> bool:
@@ -192,7 +240,8 @@ def _on_site(step: Step, site: str, run_dir: Path) -> None:
                         "password or key): a workflow cannot hold it; let the run type it "
                         "as {{secret:NAME}}")
     for url in (action.args[:1] if action.name in ("goto", "new_tab") else []):
-        if not isinstance(url, str) or not host_matches_site(url_host(url), site):
+        if not isinstance(url, str) or not (host_matches_site(url_host(url), site) or
+                                            sites.as_placeholder(url, site) is not None):
             raise UserError(f"run {run_dir} step {step.step} leaves the site {site} "
                             f"({hide_userinfo(str(url))[:80]!r}): a workflow stays on one site")
 
@@ -220,16 +269,55 @@ def _used_texts(steps: list[Step], answer: str, start: str) -> set[str]:
     return used | {t for t in named if not (t.isalpha() and t.islower())}
 
 
-def _expect(url: str, params: dict[str, str]) -> str:
-    parts = urlsplit(url)
-    return values.substitute_url(f"{parts.scheme}://{parts.netloc}{parts.path}", params) + "*"
+def _spelled(goal: str, kept: list[Step], start: str, seen: list[str],
+             found: list[values.Value]) -> list[spelling.Spelled]:
+    """Goal values, and runs of the goal's words, that the run used spelled as the site
+    spells them (``workflows/spelling.py``)."""
+    actions = []
+    for step in kept:
+        action = parse_action(step.action or "")
+        spec = ACTIONS[action.name]
+        args = action.args[1:] if spec.params and spec.params[0].kind == "bid" else action.args
+        actions.append((action.name, list(args), step.target.name if step.target else None))
+    texts, fields = spelling.run_texts(actions, start)
+    for url in seen:  # the addresses it reached: a step expects them again
+        fields.update(spelling.address_fields(url or ""))
+    return spelling.find_spelled(goal, found, texts, fields)
+
+
+def _spellings(found: list[spelling.Spelled], named: dict[str, values.Value]
+               ) -> tuple[dict[str, str], dict[str, Spelling]]:
+    """The spelled parameters' values (``title_slug``: "black-peak") and what each one
+    spells."""
+    name_of = {id(v): n for n, v in named.items()}
+    spelled: dict[str, str] = {}
+    of: dict[str, Spelling] = {}
+    for found_one in found:
+        base = name_of[id(found_one.value)]
+        name = f"{base}_{found_one.how}"[:40]
+        spelled[name] = found_one.text
+        of[name] = Spelling(of=base, how=found_one.how)
+    return spelled, of
 
 
 class _Builder:
     """Turns recorded steps into workflow steps (targets, values, surroundings)."""
 
-    def __init__(self, steps: list[Step], params: dict[str, str], site: str) -> None:
-        self.steps, self.params, self.site = steps, params, site
+    def __init__(self, steps: list[Step], params: dict[str, str], site: str,
+                 spelled: dict[str, str] | None = None) -> None:
+        self.steps, self.site = steps, site
+        self.spelled = spelled or {}  # parameters as the site spells them
+        self.params = params | self.spelled
+
+    def url(self, url: str) -> str:
+        """An address a step opens (``addresses.opened``), a named site's by its
+        placeholder."""
+        done = addresses.opened(url, self.params, self.spelled)
+        return sites.as_placeholder(done, self.site) or done
+
+    def expect(self, url: str) -> str:
+        done = addresses.expected(url, self.params, self.spelled)
+        return sites.as_placeholder(done, self.site) or done
 
     def _after(self, step: Step) -> str | None:
         later = [s for s in self.steps if s.step > step.step]
@@ -239,10 +327,10 @@ class _Builder:
         action = parse_action(step.action or "")
         spec = ACTIONS[action.name]
         after = self._after(step)
-        expect = _expect(after, self.params) if after and url_host(after) else None
+        expect = self.expect(after) if after and url_host(after) else None
         if not (spec.params and spec.params[0].kind == "bid"):
             if action.name in ("goto", "new_tab") and action.args:
-                value: Any = values.substitute_url(str(action.args[0]), self.params)
+                value: Any = self.url(str(action.args[0]))
             else:
                 value = [self._value(a) for a in action.args]
                 value = value[0] if len(value) == 1 else value or None
@@ -251,7 +339,8 @@ class _Builder:
         bid = str(action.args[0])
         index = page.index_of(lines, bid)
         role, name = self._named(step, lines, index, bid)
-        target = _target(role, self._value(name))
+        target = forms.control_target(role, self._value(name)) or \
+            names.without_count(_target(role, self._value(name)))
         if "contains" in target:
             same = page.same_targets(lines, role,
                                      contains=fill_text(target["contains"], self.params))
@@ -265,7 +354,8 @@ class _Builder:
                 break
             data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
                                 else self._value(arg))
-        return WorkflowStep(step=data, surroundings=self._around(lines, index),
+        return WorkflowStep(step=data, surroundings=forms.around_option(
+                                role, forms.item_row_dropped(self._around(lines, index))),
                             expect_url=expect, matches=len(same) if index in same else None)
 
     def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
@@ -278,7 +368,8 @@ class _Builder:
                         "does not show: it cannot be named by role and name")
 
     def _value(self, value: Any) -> Any:
-        return values.substitute(value, self.params) if isinstance(value, str) else value
+        return values.substitute(spelling.mark_shared(value, self.params), self.params) \
+            if isinstance(value, str) else value
 
     def _around(self, lines: list[page.Line], index: int | None) -> Surroundings | None:
         if index is None:
@@ -295,8 +386,10 @@ class _Builder:
                     row = text
                     break
         out = Surroundings(label=self._value(found.label), heading=self._value(found.heading),
-                           row=row)
-        return out if (out.label or out.heading or out.row) else None
+                           row=row, no_heading=found.no_heading,
+                           before=self._value(found.before),
+                           after=self._value(found.after))
+        return out if out != Surroundings() else None
 
 
 def _target(role: str, name: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from colorbrowser.knowledge.workflow import PARAM, Workflow
 from colorbrowser.linear_regex import RegexRefused, compile_linear
 from colorbrowser.llm.prompts import render
 from colorbrowser.plan.format import fill, parse_step
+from colorbrowser.workflows import spelling
 
 if TYPE_CHECKING:
     from colorbrowser.knowledge.store import KnowledgeBase
@@ -221,6 +222,7 @@ def guidance_text(flow: Workflow, params: dict[str, str], *, example: bool = Fal
                   current: int | None = None, done: int = 0, reason: str = "") -> str:
     """The workflow as the Operator reads it (the prompt fences it: its names come from
     web pages). ``current`` is the 0-based step that missed, ``done`` how many ran."""
+    params = spelling.with_spellings(flow, params)  # as the steps write them
     steps = [_describe(s.step, params) for s in flow.steps]
     answer = None
     if flow.answer is not None:

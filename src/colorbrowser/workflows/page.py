@@ -154,7 +154,56 @@ def surroundings(lines: list[Line], index: int) -> Surroundings:
     """What learning records around a target (``row`` is set by the learner, which
     knows the goal's values)."""
     above = headings_above(lines, index)
-    return Surroundings(label=label_of(lines, index), heading=above[-1] if above else "")
+    before, after = neighbours(lines, index)
+    return Surroundings(label=label_of(lines, index), heading=above[-1] if above else "",
+                        no_heading=not above, before=before, after=after)
+
+
+def named(line: Line) -> str:
+    """An element as a neighbour is recorded: its role and name (``link Roadmap``)."""
+    return f"{line.role} {line.text}"
+
+
+def neighbours(lines: list[Line], index: int) -> tuple[str, str]:
+    """The named elements just before and just after this one in page order (its own
+    contents and the label that names it left out): the slot it fills, which a
+    renamed control keeps."""
+    own = lines[index].text
+    before = next((named(lines[i]) for i in range(index - 1, -1, -1)
+                   if lines[i].bid and lines[i].text and lines[i].text != own), "")
+    end = index + 1
+    while end < len(lines) and lines[end].depth > lines[index].depth:
+        end += 1
+    after = next((named(lines[i]) for i in range(end, len(lines))
+                  if lines[i].bid and lines[i].text and lines[i].text != own), "")
+    return before, after
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W_]{3,}", text.casefold())}
+
+
+def renamed(tree: str, role: str, name: str, before: str, after: str) -> str | None:
+    """The new name of a control of ``role`` once named ``name``, when the page shows
+    it renamed in its place: nothing of that role and name is there, and exactly one
+    control of that role sits between the named elements ``before`` and ``after``
+    (as ``named`` writes them), shares a word with the old name and is the only
+    control of its new name. None otherwise: a removed control leaves its neighbours
+    next to each other, and a guess is never made."""
+    lines = parse(tree)
+    if same_targets(lines, role, name):
+        return None
+    old = _words(name)
+    slots = []
+    for index, line in enumerate(lines):
+        if not line.bid or line.role != role or not line.text or not (old & _words(line.text)):
+            continue
+        got = neighbours(lines, index)
+        if norm(got[0]) == norm(before) and norm(got[1]) == norm(after):
+            slots.append(line.text)
+    if len(slots) != 1 or len(same_targets(lines, role, slots[0])) != 1:
+        return None
+    return slots[0]
 
 
 def column_of(lines: list[Line], index: int) -> tuple[int, int] | None:

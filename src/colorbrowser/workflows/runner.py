@@ -55,8 +55,8 @@ from colorbrowser.steps import (
     WorkflowNote,
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
+from colorbrowser.workflows import forms, page, reads, spelling, values
 from colorbrowser.workflows import instantiate as inst
-from colorbrowser.workflows import page, values
 from colorbrowser.workflows.match import guidance_text
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ class RunReport:
     workflow_actions: int = 0  # workflow steps that ran after passing the check
     waits: int = 0
     operator_calls: int = 0  # decisions handed to the Operator (healing or after giving up)
-    healed_steps: int = 0  # workflow steps the Operator did instead
+    healed_steps: int = 0  # workflow steps the Operator did instead, or found renamed
+    renamed: int = 0  # of those, steps whose renamed target was found in its slot (no model)
     refused: int = 0  # checks that failed on a present element (wrong role/name/surroundings)
     gave_up: str | None = None  # why the workflow stopped running, if it did
     new_version: str | None = None  # id of the version this run made
@@ -124,7 +125,7 @@ class WorkflowRunner(Hook):
                  aliases: SiteAliases = NO_ALIASES,
                  env: Mapping[str, str] | None = None) -> None:
         self.flow = flow
-        self.params = dict(params)
+        self.params = spelling.with_spellings(flow, params)
         self.operator = operator
         self.kb = kb
         self.mode = mode
@@ -132,6 +133,9 @@ class WorkflowRunner(Hook):
         self.env = os.environ if env is None else env  # __SITE__ placeholders
         self.steps: list[tuple[PlanStep, WorkflowStep]] = inst.instantiate(
             flow, self.params, self.env)
+        self.read_names = set(reads.examples(flow))  # values read on pages as it runs
+        self.read_at: set[int] = set()  # steps whose readings were read
+        self.added = False  # a total answer was added up with ``calculate``
         self.index = 0
         self.waited = 0
         self.heal: _Heal | None = None
@@ -156,10 +160,12 @@ class WorkflowRunner(Hook):
                 return decision
         if self.index >= len(self.steps):
             return self._answer(view)
-        miss = self.miss or self.check(self.index, view.obs)
+        miss = self.miss or self.check(self.index, view.obs) or self._read(view.obs)
         self.miss = None
         if miss is None:
             return self._act(view, self.index)
+        if miss.absent and (why := self._renamed(self.index, view.obs)) is not None:
+            return self._act(view, self.index, reason=why)
         if miss.absent and self.waited < self.WAITS:
             return self._wait(view, miss)
         if miss.wrong:
@@ -179,6 +185,10 @@ class WorkflowRunner(Hook):
         step, ws = self.steps[index]
         if step.target is None:
             return None
+        if ws.by_row and ws.surroundings is not None:
+            step = self._by_row(index, obs)
+            if step is None:
+                return Miss(f"no row holds {ws.surroundings.row!r}")
         try:
             element = step.target.find(obs)
         except OracleMiss as exc:
@@ -187,7 +197,8 @@ class WorkflowRunner(Hook):
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
-        if ws.matches == 1:  # unique when learned: a look-alike now makes it a guess
+        if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
+            # makes it a guess (a row-picked target is told by its row)
             live = page.same_targets(page.parse(obs.axtree), step.target.role,
                                      step.target.name, step.target.contains)
             if len(live) > 1:
@@ -195,6 +206,19 @@ class WorkflowRunner(Hook):
                             "the learned page showed one: which one is meant cannot be "
                             "told", absent=False, wrong=True)
         return None
+
+    def _by_row(self, index: int, obs: Observation) -> PlanStep | None:
+        """Step ``index`` aimed at the first element of its role in the row that holds
+        this goal's value (``forms.by_row``); the steps keep it for the action."""
+        step, ws = self.steps[index]
+        assert step.target is not None and ws.surroundings is not None
+        head = forms.row_head(page.parse(obs.axtree), step.target.role,
+                              inst.fill_text(ws.surroundings.row, self.params))
+        if head is None:
+            return None
+        target = dataclasses.replace(step.target, name=head[0], contains=None, nth=head[1])
+        self.steps[index] = (dataclasses.replace(step, target=target), ws)
+        return self.steps[index][0]
 
     def _effect(self, index: int, obs: Observation) -> Miss | None:
         """The expected effect of workflow step ``index`` on the page now."""
@@ -211,6 +235,26 @@ class WorkflowRunner(Hook):
                 return Miss(f"step {index + 1} did not take effect: {exc}")
         return None
 
+    def _read(self, obs: Observation) -> Miss | None:
+        """The values this step reads on the page before it acts (``workflows/
+        reads.py``); the steps are filled again with them. A step that would type a
+        value no step has read (its reading step was healed) misses."""
+        if self.index >= len(self.steps):
+            return None
+        ws = self.flow.steps[self.index]
+        if ws.reads and self.index not in self.read_at:
+            got = reads.read_on(ws, obs, self.params, inst.read_source)
+            if isinstance(got, str):
+                return Miss(got)
+            self.params.update(got)
+            self.read_at.add(self.index)
+            self.steps = inst.instantiate(self.flow, self.params, self.env)
+        unread = reads.uses(ws.step) & (self.read_names - set(self.params))
+        if unread:
+            return Miss(f"step {self.index + 1} types {{{{{sorted(unread)[0]}}}}}, which "
+                        "was to be read on a page this run did not pass", absent=False)
+        return None
+
     def _live(self, address: str) -> str:
         return self.aliases.live(fill(address, self.env))
 
@@ -221,7 +265,41 @@ class WorkflowRunner(Hook):
         return WorkflowNote(id=self.flow.id, version=self.flow.version, step=step,
                             healed=healed, reason=reason)
 
-    def _act(self, view: DecisionView, index: int) -> Decision:
+    def _renamed(self, index: int, obs: Observation) -> str | None:
+        """A deterministic heal of a target that is not on the page by its recorded
+        name: when exactly one control of its role fills its slot (the same named
+        elements just before and after it as when it was learned), shares a word with
+        the recorded name, is the only one of its new name and passes the recorded
+        surroundings, the step runs on it (and a verified run keeps the new name as the
+        workflow's next version). A removed control leaves no such slot; a name that
+        holds a goal value is never replaced (a missing value is a missing thing).
+        Returns why the step may run, or None (the miss stands)."""
+        step, ws = self.steps[index]
+        target, want = step.target, ws.surroundings
+        if target is None or target.name is None or want is None or \
+                not (want.before and want.after) or \
+                "{{" in str(inst.as_mapping(ws.step).get(step.action)):
+            return None
+        if (index > 0 and self._effect(index - 1, obs) is not None) or \
+                not (new := page.renamed(obs.axtree, target.role, target.name,
+                                         inst.fill_text(want.before, self.params),
+                                         inst.fill_text(want.after, self.params))):
+            return None
+        renamed = dataclasses.replace(target, name=new, nth=0)
+        try:
+            element = renamed.find(obs)
+        except OracleMiss:
+            return None
+        if inst.check_surroundings(ws, element, obs, self.params):
+            return None
+        self.steps[index] = (dataclasses.replace(step, target=renamed), ws)
+        self.healed[index] = [_renamed_step(ws, new, self.params, element, obs)]
+        self.report.healed_steps += 1
+        self.report.renamed += 1
+        return (f"{target.describe()} is not on the page; the {target.role} {new!r} fills "
+                "its place (the same neighbours), so it was renamed")
+
+    def _act(self, view: DecisionView, index: int, reason: str | None = None) -> Decision:
         step, _ = self.steps[index]
         element = step.target.find(view.obs) if step.target is not None else None
         text = step.action_text(view.obs, self.env)
@@ -231,8 +309,10 @@ class WorkflowRunner(Hook):
         self.pending = _Pending("step", index, element, view.obs)
         if step.action == "stop":
             return self._answer(view, step)
-        return Decision(f"workflow step {index + 1} of {len(self.steps)}: {step.describe()}",
-                        parse_action(text), text, Usage(), workflow=self._note(index))
+        return Decision(f"workflow step {index + 1} of {len(self.steps)}: {step.describe()}"
+                        + (f" ({reason})" if reason else ""),
+                        parse_action(text), text, Usage(),
+                        workflow=self._note(index, reason=reason))
 
     def _wait(self, view: DecisionView, miss: Miss) -> Decision:
         self.waited += 1
@@ -243,6 +323,8 @@ class WorkflowRunner(Hook):
 
     def _answer_text(self, obs: Observation, step: PlanStep | None) -> str | None:
         if self.flow.answer is not None:
+            if reads.uses(self.flow.answer.template or "") - set(self.params):
+                return None  # an answer read on a page this run did not pass
             return inst.read_answer(self.flow, obs, self.params)
         if step is not None and step.args:
             return fill(str(step.args[0]), self.env)
@@ -266,6 +348,14 @@ class WorkflowRunner(Hook):
             self.heal = _Heal(index, reason, retry=False)
             return self._heal(view)
         self.waited = 0
+        if self.flow.answer is not None and self.flow.answer.total and not self.added:
+            # Added up in the open, so the verifier sees where the total came from.
+            self.added = True
+            text = format_action("calculate", [inst.total_expression(
+                self.flow.answer, view.obs, self.params)])
+            self.pending = _Pending("wait", index)
+            return Decision("the answer is a total: adding up the column it is read from",
+                            parse_action(text), text, Usage(), workflow=self._note(index))
         self.pending = _Pending("stop", index)
         return self._stop(view, answer)
 
@@ -427,6 +517,17 @@ def _surroundings(element: ElementInfo, obs: Observation) -> Surroundings | None
     lines = page.parse(obs.axtree)
     index = page.index_of(lines, element.bid)
     return page.surroundings(lines, index) if index is not None else None
+
+
+def _renamed_step(ws: WorkflowStep, name: str, params: Mapping[str, str],
+                  element: ElementInfo, obs: Observation) -> WorkflowStep:
+    """The workflow step with its target's new name and the surroundings it has now."""
+    data = inst.as_mapping(ws.step)
+    action = next(iter(data))
+    data = {**data, action: {**data[action], "name": values.substitute(name, dict(params))}}
+    return ws.model_copy(update={"step": data, "healed": True,
+                                 "surroundings": _surroundings(element, obs) or
+                                 ws.surroundings})
 
 
 def _params(action: str) -> list[Param]:

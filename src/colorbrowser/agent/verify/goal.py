@@ -31,6 +31,7 @@ _QUESTION_RE = re.compile(
     r"\?\s*$|^\s*(?:please\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|does|"
     r"do|did|was|were|can|could|list|name|find|tell|give|report|count|look up|get|"
     r"determine|identify|check|summari[sz]e|compare)\b", re.I)
+_CONTENT_RE = re.compile(r"\b(?:says|saying|reads|with|text)\s*:\s+\S.*$", re.I)
 
 
 def goal_kinds(goal: str, steps: Sequence[Step]) -> list[str]:
@@ -42,6 +43,8 @@ def goal_kinds(goal: str, steps: Sequence[Step]) -> list[str]:
     kinds: list[str] = []
     text = " ".join(goal.split())
     signs_in = bool(_SIGN_IN_RE.search(text))
+    # The text to post ("... that says: Which mulch works best?") asks nothing itself.
+    text = _CONTENT_RE.sub("", text).rstrip() or text
     if _QUESTION_RE.search(text):
         kinds.append("information")
     if any(_asks_change(text, m) for m in _CHANGE_RE.finditer(text)) or \
