@@ -31,6 +31,7 @@ def test_the_quick_plumbing_runs_on_trac_and_ends_with_the_contract_line(arena_c
                                                                           tmp_path):
     bench = load("workflows")
     assert bench.main(["--tasks", "trac-priority-*", "--no-model", "--kinds", "extra",
+                       "--explore-budget", "0",
                        "--cache", str(arena_cache), "--instance", "23",
                        "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
