@@ -55,6 +55,16 @@ def declining_operator() -> ScriptedModel:
     return ScriptedModel([lambda messages: act("I will not guess.", "scroll(0, 300)")] * 5)
 
 
+
+def run_only(flow, goal, env, trac_url, tmp_path):
+    """The workflow alone (``only``), its Operator declining every step: (runner, the
+    episode's result, its recorded steps)."""
+    model = declining_operator()
+    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False), mode="only")
+    _, result = run(goal, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
+                    decider=runner, hooks=[runner])
+    return runner, result, load_steps(tmp_path / "run")
+
 def test_a_control_renamed_in_its_place_is_found_again_without_a_model(
         trac_url, env, tmp_path):
     flow = reports_flow(env, trac_url)
@@ -81,12 +91,7 @@ def test_a_control_renamed_in_its_place_is_found_again_without_a_model(
 def test_a_removed_control_is_not_replaced_by_its_neighbour(trac_url, env, tmp_path):
     flow = reports_flow(env, trac_url)
     pages = changed(env, trac_url, "remove")
-    model = declining_operator()
-    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False),
-                            mode="only")
-    _, result = run(GOAL, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
-                    decider=runner, hooks=[runner])
-    steps = load_steps(tmp_path / "run")
+    runner, result, steps = run_only(flow, GOAL, env, trac_url, tmp_path)
     assert "link 'Browse Source'" in steps[0].observation  # the neighbours are there
     assert "link 'View Tickets'" not in steps[0].observation
     assert result.status == "aborted" and runner.report.renamed == 0
@@ -101,11 +106,7 @@ def test_a_renamed_control_that_shares_no_word_with_its_name_is_not_taken(
     goal = "Open the roadmap."
     flow = learned(env, trac_url, "Roadmap", goal)
     pages = changed(env, trac_url, "rename", "Roadmap")
-    model = declining_operator()
-    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False), mode="only")
-    _, result = run(goal, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
-                    decider=runner, hooks=[runner])
-    steps = load_steps(tmp_path / "run")
+    runner, result, steps = run_only(flow, goal, env, trac_url, tmp_path)
     assert "link 'Plan'" in steps[0].observation
     assert result.status == "aborted" and runner.report.renamed == 0
     assert not any(s.target and s.executed for s in steps)
@@ -115,12 +116,7 @@ def test_a_renamed_control_that_shares_no_word_with_its_name_is_not_taken(
 def test_a_look_alike_before_a_target_learned_unique_is_refused(trac_url, env, tmp_path):
     flow = reports_flow(env, trac_url)
     pages = changed(env, trac_url, "extra")
-    model = declining_operator()
-    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False),
-                            mode="only")
-    _, result = run(GOAL, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
-                    decider=runner, hooks=[runner])
-    steps = load_steps(tmp_path / "run")
+    runner, result, steps = run_only(flow, GOAL, env, trac_url, tmp_path)
     assert steps[0].observation.count("link 'View Tickets'") == 2  # the decoy is there
     assert runner.report.refused >= 1 and result.status == "aborted"
     assert not any(s.target and s.executed for s in steps)
@@ -135,11 +131,7 @@ def test_a_target_learned_with_no_heading_above_it_is_refused_under_a_decoys_hea
     assert flow.steps[0].surroundings.no_heading
     flow.steps[0] = flow.steps[0].model_copy(update={"matches": None})
     pages = changed(env, trac_url, "extra")
-    model = declining_operator()
-    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False), mode="only")
-    _, result = run(GOAL, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
-                    decider=runner, hooks=[runner])
-    steps = load_steps(tmp_path / "run")
+    runner, result, steps = run_only(flow, GOAL, env, trac_url, tmp_path)
     assert steps[0].observation.count("link 'View Tickets'") == 2
     assert runner.report.refused >= 1 and result.status == "aborted"
     assert "where it had no section heading" in (runner.report.gave_up or "")
