@@ -412,18 +412,12 @@ def _answer_source(answer: str, steps: list[Step], params: dict[str, str], run_d
     if "{{" in template:
         return AnswerSource(template=template)
     stops = [s for s in steps if s.action and s.result.done]
-    lines = page.parse(stops[-1].observation if stops else "")
-    want = page.norm(answer)
-    scored = []
-    for index, line in enumerate(lines):
-        if values.occurs(want, page.norm(line.text)):
-            found = _source_at(lines, index, answer, params)
-            if found is not None:
-                scored.append((found[0], -index, found[1]))
-    if not scored:
+    source = reads.best_place(page.parse(stops[-1].observation if stops else ""), answer,
+                              params, _source_at)
+    if source is None:
         raise UserError(f"run {run_dir}: its answer {answer[:60]!r} is not on its last page, "
                         "so a sibling task could not read its own there")
-    return max(scored, key=lambda item: item[:2])[2]
+    return source
 
 
 def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str, str]

@@ -55,13 +55,18 @@ def _within(parts: list[str]) -> Callable[[str], bool]:
     return lambda text: any(_held(text, part) for part in parts)
 
 
-def _free_name(taken: set[str], base: str = "read") -> str:
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}_{chr(ord('a') + n - 1)}"
-    taken.add(name)
-    return name
+def best_place(lines: list[page.Line], answer: str, params: dict[str, str],
+               source_at: SourceAt) -> AnswerSource | None:
+    """Where on this page ``answer`` is best read by a sibling (``source_at``'s score,
+    then the earliest line); None when the page does not hold it."""
+    want = page.norm(answer)
+    scored = []
+    for index, line in enumerate(lines):
+        if values.occurs(want, page.norm(line.text)):
+            found = source_at(lines, index, answer, params)
+            if found is not None:
+                scored.append((found[0], -index, found[1]))
+    return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
 def _best_source(lines: list[page.Line], text_ok: Callable[[str], bool],
@@ -110,7 +115,7 @@ def learn_reads(kept: list[Step], flow_steps: list[WorkflowStep], params: dict[s
                 if found is None:
                     break
                 earlier, (text, source) = found
-                name = _free_name(taken)
+                name = values.unique_name("read", taken)
                 typed = typed.replace(text, f"{{{{{name}}}}}", 1)
                 seer = out[offset + earlier]
                 out[offset + earlier] = seer.model_copy(update={"reads": [
@@ -126,20 +131,12 @@ def answer_read(answer: str, kept: list[Step], flow_steps: list[WorkflowStep],
     """An answer that is not on the last page, read on an earlier page the run saw
     (latest first): the steps with that reading, and the answer as its value."""
     offset = len(flow_steps) - len(kept)
-    want = page.norm(answer)
     for k in range(len(kept) - 1, -1, -1):
-        lines = page.parse(kept[k].observation or "")
-        scored = []
-        for index, line in enumerate(lines):
-            if values.occurs(want, page.norm(line.text)):
-                found = source_at(lines, index, answer, params)
-                if found is not None:
-                    scored.append((found[0], -index, found[1]))
-        if not scored:
+        source = best_place(page.parse(kept[k].observation or ""), answer, params, source_at)
+        if source is None:
             continue
-        source = max(scored, key=lambda item: item[:2])[2]
         taken = set(params) | {r.name for ws in flow_steps for r in ws.reads}
-        name = _free_name(taken, "answer")
+        name = values.unique_name("answer", taken)
         out = list(flow_steps)
         seer = out[offset + k]
         out[offset + k] = seer.model_copy(update={"reads": [

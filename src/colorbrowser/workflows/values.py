@@ -88,12 +88,17 @@ def name_for(goal: str, value: Value, values: list[Value], taken: set[str]) -> s
     name = re.sub(r"[^a-z_]+", "_", name).strip("_")[:30] or "value"
     if not name[0].isalpha():
         name = "value"
-    unique, n = name, 1
-    while unique in taken:
+    return unique_name(name, taken)
+
+
+def unique_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_b``, ``base_c``... when taken; the name is added to ``taken``."""
+    name, n = base, 1
+    while name in taken:
         n += 1
-        unique = f"{name}_{chr(ord('a') + n - 1)}"
-    taken.add(unique)
-    return unique
+        name = f"{base}_{chr(ord('a') + n - 1)}"
+    taken.add(name)
+    return name
 
 
 def _boundary(text: str) -> str:
