@@ -214,8 +214,15 @@ def _linear_validator(schema: Mapping[str, Any]) -> Any:
     """jsonschema's validator for ``schema`` with its regex keywords on RE2."""
     from jsonschema import validators
 
-    base = validators.validator_for(schema)
-    linear = validators.extend(base, {"pattern": _pattern,
-                                      "patternProperties": _pattern_properties,
-                                      "additionalProperties": _additional_properties})
-    return linear(schema, format_checker=None)
+    return _linear_class(validators.validator_for(schema))(schema, format_checker=None)
+
+
+@functools.lru_cache(maxsize=8)
+def _linear_class(base: Any) -> Any:
+    """The RE2 variant of one draft's validator class, made once per draft, not per
+    answer checked."""
+    from jsonschema import validators
+
+    return validators.extend(base, {"pattern": _pattern,
+                                    "patternProperties": _pattern_properties,
+                                    "additionalProperties": _additional_properties})
