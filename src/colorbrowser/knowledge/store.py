@@ -15,20 +15,17 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from colorbrowser.errors import UserError
-from colorbrowser.knowledge import review_queue
-from colorbrowser.knowledge import workflow_store as flows
 from colorbrowser.knowledge.embed import Embedder, default_embedder, embedding_text, text_hash
 from colorbrowser.knowledge.patterns import host_matches_site, match, url_host
 from colorbrowser.knowledge.retrieve import Found, KeywordHit, cascade, query_terms
-from colorbrowser.knowledge.review_queue import STATUSES, QueueItem
 from colorbrowser.knowledge.schema import migrate
+from colorbrowser.knowledge.shelves import ImportResult, OnConflict, QueueShelf, WorkflowShelf
 from colorbrowser.knowledge.sqlite_file import BUSY_TIMEOUT_MS, enter_wal, report_damage
 from colorbrowser.knowledge.tip import (
     InvalidTip,
@@ -38,7 +35,6 @@ from colorbrowser.knowledge.tip import (
     format_time,
     now,
 )
-from colorbrowser.knowledge.workflow import Workflow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +42,6 @@ if TYPE_CHECKING:
     from colorbrowser.config import Settings
 
 EDITABLE = ("site", "url_patterns", "text", "keywords", "tags", "kind", "url_template", "author")
-OnConflict = Literal["error", "replace", "skip"]
 
 
 class ReadOnlyError(UserError):
@@ -67,13 +62,6 @@ def default_db_path() -> Path:
         return Path(env).expanduser()
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "colorbrowser" / "knowledge.db"
-
-
-@dataclass
-class ImportResult:
-    added: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
 
 
 def _row_to_tip(row: sqlite3.Row) -> Tip:
@@ -113,8 +101,8 @@ _REPLACE_KEEP_STATS = (
 
 
 @report_damage
-class KnowledgeBase:
-    """Tips, their usage, their vectors, and the review queue, in one SQLite file."""
+class KnowledgeBase(WorkflowShelf, QueueShelf):
+    """Tips, their usage, their vectors, workflows and the review queue, in one SQLite file."""
 
     def __init__(
         self, conn: sqlite3.Connection, path: Path, *, readonly: bool,
@@ -431,87 +419,6 @@ class KnowledgeBase:
         with self._write("record outcomes") as conn:
             conn.executemany(f"UPDATE tips SET {column} = {column} + 1 WHERE id = ?",
                              [(i,) for i in ids])
-
-    # -- workflows (knowledge/workflow_store.py) ------------------------------------
-    def add_workflow(self, flow: Workflow) -> Workflow:
-        flow = flows.check(flow.model_dump(), f"workflow {flow.id}")
-        with self._write(f"add workflow {flow.id}") as conn:
-            return flows.insert(conn, flow)
-
-    def add_workflows(self, items: Iterable[Workflow], on_conflict: OnConflict = "error"
-                      ) -> ImportResult:
-        """All or nothing, like ``add_many`` for tips (an import)."""
-        items = [flows.check(f.model_dump(), f"workflow {f.id}") for f in items]
-        if len({f.id for f in items}) != len(items):
-            raise flows.InvalidWorkflow("a workflow id appears twice in the input")
-        result = ImportResult()
-        with self._write("import workflows") as conn:
-            for flow in items:
-                if flows.find(conn, flow.id) is None:
-                    flows.insert(conn, flow)
-                    result.added.append(flow.id)
-                elif on_conflict == "skip":
-                    result.skipped.append(flow.id)
-                elif on_conflict == "replace":
-                    flows.replace(conn, flow)
-                    result.replaced.append(flow.id)
-                else:
-                    raise flows.WorkflowExists(
-                        f"workflow {flow.id} already exists (use --replace or --skip-existing)")
-        return result
-
-    def get_workflow(self, flow_id: str) -> Workflow:
-        return flows.get(self._conn, flow_id)
-
-    def find_workflow(self, flow_id: str) -> Workflow | None:
-        return flows.find(self._conn, flow_id)
-
-    def list_workflows(self, site: str | None = None, include_inactive: bool = False
-                       ) -> list[Workflow]:
-        return flows.select(self._conn, site, include_inactive)
-
-    def workflows_for_url(self, url: str) -> list[Workflow]:
-        """The active workflows of this URL's site."""
-        return flows.for_url(self._conn, url)
-
-    def remove_workflow(self, flow_id: str) -> None:
-        with self._write(f"remove workflow {flow_id}") as conn:
-            flows.remove(conn, flow_id)
-
-    def new_workflow_version(self, old_id: str, flow: Workflow) -> Workflow:
-        """``flow`` replaces ``old_id`` (kept, inactive) as version + 1."""
-        with self._write(f"update workflow {old_id}") as conn:
-            return flows.new_version(conn, old_id, flow)
-
-    def record_workflow_run(self, flow_id: str, success: bool, healed: int = 0) -> None:
-        with self._write(f"record a run of workflow {flow_id}") as conn:
-            flows.record_run(conn, flow_id, success, healed)
-
-    # -- review queue -------------------------------------------------------------
-    def queue_add(self, item: QueueItem) -> QueueItem:
-        with self._write("add to the review queue") as conn:
-            return review_queue.insert(conn, item)
-
-    def queue_list(self, status: str | None = "open") -> list[QueueItem]:
-        if status is not None and status not in STATUSES:
-            raise UserError(f"unknown queue status {status!r} (use {', '.join(STATUSES)})")
-        return review_queue.select(self._conn, status)
-
-    def queue_get(self, item_id: int) -> QueueItem:
-        row = self._conn.execute("SELECT * FROM review_queue WHERE id = ?", (item_id,)).fetchone()
-        if row is None:
-            raise UserError(f"no review item {item_id}")
-        return review_queue.from_row(row)
-
-    def queue_resolve(self, item_id: int, status: str, tip_id: str | None = None) -> QueueItem:
-        if status not in STATUSES:
-            raise UserError(f"unknown queue status {status!r} (use {', '.join(STATUSES)})")
-        with self._write("resolve a review item") as conn:
-            if tip_id is not None and self.find(tip_id) is None:
-                raise TipNotFound(f"no tip with id {tip_id!r}")
-            if review_queue.resolve(conn, item_id, status, tip_id).rowcount == 0:
-                raise UserError(f"no review item {item_id}")
-        return self.queue_get(item_id)
 
 
 def open_knowledge(settings: Settings, stack: ExitStack) -> KnowledgeBase | None:
