@@ -127,21 +127,22 @@ class Outcome:
     note: str = ""
 
 
-class Clock(Hook):
-    """The episode's own time: first decision to the end (setup and scoring outside)."""
+def timed_episode(seconds: list[float]):
+    """An Episode whose ``run()`` is timed whole: the first look at the page the task
+    opened, every step, and the end (the verifier, the knowledge base's and the
+    workflow's bookkeeping, the result file), all that the framework adds. Only the
+    task's setup and scoring are outside, as they are outside the bare script's time."""
+    from colorbrowser.agent.loop import Episode
 
-    def __init__(self) -> None:
-        self.start = self.end = 0.0
+    class TimedEpisode(Episode):
+        def run(self):
+            started = time.perf_counter()
+            try:
+                return super().run()
+            finally:
+                seconds.append(time.perf_counter() - started)
 
-    def on_start(self, episode) -> None:
-        self.start = time.perf_counter()
-
-    def on_end(self, episode, result) -> None:
-        self.end = time.perf_counter()
-
-    @property
-    def seconds(self) -> float:
-        return max(0.0, self.end - self.start)
+    return TimedEpisode
 
 
 class Blame(Hook):
@@ -264,15 +265,16 @@ def run_episode(bench: Bench, suite, env, settings, task_id: str, *, model, deci
     from colorbrowser.evaluation.episode import run_task_episode
     from colorbrowser.evaluation.replay import NoModel
 
-    clock = Clock()
+    seconds: list[float] = []
     task = suite.task(task_id)
     if pages is not None:
         task = ChangedTask(task, pages)
     run = run_task_episode(task, settings, env=env, model=model if decider is None else
                            NoModel(), decider=decider, run_dir=run_dir, kb=kb,
-                           hooks=[clock, *hooks], keep_episode=True,
-                           timeout=bench.args.timeout)
-    return run, clock.seconds
+                           hooks=list(hooks), keep_episode=True,
+                           timeout=bench.args.timeout,
+                           episode_type=timed_episode(seconds))
+    return run, sum(seconds)
 
 
 def runner_of(run) -> Any:
@@ -425,10 +427,11 @@ def bare_timing(bench: Bench, suite, env, family: Family, task: str, episode_s: 
         return
     arena_task = suite.task("arena:" + task)
     env.reset(None)
-    spec = arena_task.setup(env.page)
+    arena_task.setup(env.page)
     try:
+        # From the start page the task's setup opened, as the episode starts from it
+        # (its clock starts after the setup too): no page load of its own.
         t0 = time.perf_counter()
-        env.page.goto(spec.start_url)  # the episode opens its start page too
         bare_run(env.page, steps, os.environ)
         bare_s = time.perf_counter() - t0
         # the same end state? (the script reads no answer: it is given the episode's)
