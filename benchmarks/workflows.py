@@ -19,8 +19,12 @@ pages, exploration and the copilot's second pass.
    family (the table says how many ran).
 3. **Near the limit.** For each task the workflow solved without the Operator, the same
    resolved actions (its steps with the task's values) run again as a bare Playwright
-   script on a fresh reset: ``get_by_role`` and the action, no observation, no checks, no
-   record. ``time_vs_bare`` is the median ratio of the episode's time to the script's.
+   script on a fresh reset: ``get_by_role`` and the action, ``wait_for_load_state()``
+   after each, no observation, no checks, no record. Both start on the page the task's
+   setup opened, with the clock started after the setup: the episode's time is its
+   whole ``run()`` (``EpisodeClock``), the script's its actions. ``time_vs_bare`` is the
+   median ratio of the episode's time to the script's; the line after it splits the
+   episodes' steps into observe, decide, act, record and other (mean ms per step).
 4. **Changed pages.** Each held-out task whose workflow has element steps runs again with
    its pages rewritten (``arena/pagechanges.py``: a label renamed, its row or menu item
    swapped, an extra element of the same role and name before it, the element removed;
@@ -127,21 +131,65 @@ class Outcome:
     note: str = ""
 
 
-class Clock(Hook):
-    """The episode's own time: first decision to the end (setup and scoring outside)."""
+PARTS = ("observe", "decide", "act", "record", "other")
 
-    def __init__(self) -> None:
-        self.start = self.end = 0.0
 
-    def on_start(self, episode) -> None:
-        self.start = time.perf_counter()
+@dataclass
+class EpisodeClock:
+    """Where one episode's time went: ``seconds`` is ``run()`` whole (the first look
+    at the page the task opened, every step, the end: the verifier, the knowledge
+    base's and the workflow's bookkeeping, the result file), all that the framework
+    adds; the task's setup and scoring are outside, as they are outside the bare
+    script's time. ``parts`` splits the steps: observe (read the page), decide (the
+    decider, its checks, and the gate), act (the browser action, with its evidence and
+    the browser snapshot), record (the step's files and the hooks after it), other
+    (the rest of a step); ``end`` is what follows the last step."""
 
-    def on_end(self, episode, result) -> None:
-        self.end = time.perf_counter()
+    seconds: float = 0.0
+    steps: int = 0
+    parts: Counter[str] = field(default_factory=Counter)
+    end: float = 0.0
 
-    @property
-    def seconds(self) -> float:
-        return max(0.0, self.end - self.start)
+
+def timed_episode(clock: EpisodeClock):
+    from colorbrowser.agent.loop import Episode
+
+    def timed(part: str, method):
+        def run(self, *args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                clock.parts[part] += time.perf_counter() - started
+        return run
+
+    class TimedEpisode(Episode):
+        observe = timed("observe", Episode.observe)
+        execute = timed("act", Episode.execute)
+        record = timed("record", Episode.record)
+        finish = timed("end", Episode.finish)
+
+        def step(self):
+            started = time.perf_counter()
+            try:
+                step = super().step()
+            finally:
+                clock.parts["step"] += time.perf_counter() - started
+            clock.steps += 1
+            clock.parts["decide"] += step.timings.get("decide", 0.0)
+            return step
+
+        def run(self):
+            started = time.perf_counter()
+            try:
+                return super().run()
+            finally:
+                clock.seconds = time.perf_counter() - started
+                clock.end = clock.parts.pop("end", 0.0)
+                clock.parts["other"] = clock.parts.pop("step", 0.0) - sum(
+                    clock.parts[p] for p in PARTS if p != "other")
+
+    return TimedEpisode
 
 
 class Blame(Hook):
@@ -236,6 +284,7 @@ class Bench:
     not_learned: dict[str, str] = field(default_factory=dict)
     # task, episode seconds, bare seconds, whether the bare script's end state scored
     bare: list[tuple[str, float, float, bool]] = field(default_factory=list)
+    breakdown: list[tuple[EpisodeClock, float]] = field(default_factory=list)  # same tasks
     model: Any = None  # the offline model (None with --no-model)
 
     def settings(self, *, workflows: str, knowledge: str = "on", max_steps: int = 30):
@@ -260,18 +309,19 @@ def family_key(family: Family) -> str:
 
 def run_episode(bench: Bench, suite, env, settings, task_id: str, *, model, decider=None,
                 kb=None, run_dir: Path | None = None, hooks=(),
-                pages: ChangedPages | None = None):
+                pages: ChangedPages | None = None, clock: EpisodeClock | None = None):
     from colorbrowser.evaluation.episode import run_task_episode
     from colorbrowser.evaluation.replay import NoModel
 
-    clock = Clock()
+    clock = clock if clock is not None else EpisodeClock()
     task = suite.task(task_id)
     if pages is not None:
         task = ChangedTask(task, pages)
     run = run_task_episode(task, settings, env=env, model=model if decider is None else
                            NoModel(), decider=decider, run_dir=run_dir, kb=kb,
-                           hooks=[clock, *hooks], keep_episode=True,
-                           timeout=bench.args.timeout)
+                           hooks=list(hooks), keep_episode=True,
+                           timeout=bench.args.timeout,
+                           episode_type=timed_episode(clock))
     return run, clock.seconds
 
 
@@ -386,16 +436,17 @@ def heldout(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
     on = bench.settings(workflows="on")
     off = bench.settings(workflows="off", knowledge="off", max_steps=bench.args.max_steps)
     for family, task in jobs:
+        clock = EpisodeClock()
         with fresh_kb(bench) as kb:
             run, seconds = run_episode(bench, suite, env, on, "arena:" + task, model=model, kb=kb,
-                                       run_dir=bench.out / "workflow" / task)
+                                       run_dir=bench.out / "workflow" / task, clock=clock)
         out = Outcome(task, family_key(family), "workflow", run.success, run.usage.calls,
                       run.usage.prompt_tokens, seconds)
         fill_from_runner(out, run)
         bench.outcomes.append(out)
         progress.advance(job)
         if out.success and out.workflow_ran and out.handed == 0:
-            bare_timing(bench, suite, env, family, task, seconds, run.answer)
+            bare_timing(bench, suite, env, family, task, clock, run.answer)
         if task in sample and not bench.args.no_model:
             run, seconds = run_episode(bench, suite, env, off, "arena:" + task, model=model,
                                        run_dir=bench.out / "operator" / task)
@@ -417,7 +468,7 @@ def resolved_steps(bench: Bench, family: Family, task: str, suite) -> list[PlanS
     return [step for step, _ in instantiate(flow, params)]
 
 
-def bare_timing(bench: Bench, suite, env, family: Family, task: str, episode_s: float,
+def bare_timing(bench: Bench, suite, env, family: Family, task: str, clock: EpisodeClock,
                 answer: str | None) -> None:
     """The same resolved actions as a bare Playwright script, on a fresh reset."""
     steps = resolved_steps(bench, family, task, suite)
@@ -425,10 +476,11 @@ def bare_timing(bench: Bench, suite, env, family: Family, task: str, episode_s: 
         return
     arena_task = suite.task("arena:" + task)
     env.reset(None)
-    spec = arena_task.setup(env.page)
+    arena_task.setup(env.page)
     try:
+        # From the start page the task's setup opened, as the episode starts from it
+        # (its clock starts after the setup too): no page load of its own.
         t0 = time.perf_counter()
-        env.page.goto(spec.start_url)  # the episode opens its start page too
         bare_run(env.page, steps, os.environ)
         bare_s = time.perf_counter() - t0
         # the same end state? (the script reads no answer: it is given the episode's)
@@ -438,7 +490,8 @@ def bare_timing(bench: Bench, suite, env, family: Family, task: str, episode_s: 
         return
     finally:
         arena_task.teardown()
-    bench.bare.append((task, episode_s, bare_s, scored))
+    bench.bare.append((task, clock.seconds, bare_s, scored))
+    bench.breakdown.append((clock, bare_s))
 
 
 def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> None:
@@ -551,6 +604,7 @@ def report(bench: Bench, fams: list[Family], explored: Explored, elapsed: float)
         say(f"bare Playwright: {len(bench.bare)} tasks ({scored} of its end states scored), "
             f"episode {episode_s:.2f} s vs script {bare_s:.2f} s (medians); "
             f"ratio median {ratio:.2f}, max {max(ratios):.2f}")
+        say(breakdown_line(bench.breakdown))
     # changed pages
     ch = [o for o in outcomes if "/" in o.arm]
     wrong_wf = sum(o.wrong_workflow for o in ch if o.arm.startswith("workflow/"))
@@ -587,6 +641,22 @@ def report(bench: Bench, fams: list[Family], explored: Explored, elapsed: float)
         f"wrong_element {wrong_wf}, healed {healed}, "
         f"from_exploration {exploration_figure(explored)}, "
         f"time_vs_bare {f'{ratio:.2f}' if ratio is not None else '-'}")
+
+
+def breakdown_line(rows: list[tuple[EpisodeClock, float]]) -> str:
+    """Where the workflow episodes timed against the bare script spent their time,
+    per step (ms, mean over all their steps), beside the script's whole time."""
+    steps = sum(c.steps for c, _ in rows)
+    if not steps:
+        return "per step: -"
+    parts = ", ".join(f"{p} {1000 * sum(c.parts[p] for c, _ in rows) / steps:.0f}"
+                      for p in PARTS)
+    end = 1000 * sum(c.end for c, _ in rows) / len(rows)
+    episode = sum(c.seconds for c, _ in rows)
+    bare = sum(b for _, b in rows)
+    return (f"per step (ms, mean of {steps} steps in {len(rows)} episodes): {parts}; "
+            f"end of episode {end:.0f} ms; all episodes {episode:.1f} s vs scripts "
+            f"{bare:.1f} s ({episode / bare:.2f}x)" if bare else "")
 
 
 def exploration_figure(explored: Explored) -> str:
@@ -787,6 +857,8 @@ def main(argv: list[str] | None = None) -> int:
             explored = from_exploration(bench, suite, env, fams, progress)
         (out / "outcomes.json").write_text(json.dumps(
             {"outcomes": [asdict(o) for o in bench.outcomes], "bare": bench.bare,
+             "breakdown": [{"seconds": c.seconds, "steps": c.steps, "parts": dict(c.parts),
+                            "end": c.end, "bare": b} for c, b in bench.breakdown],
              "not_learned": bench.not_learned}, indent=1), "utf-8")
         report(bench, fams, explored, time.monotonic() - started)
     return 0

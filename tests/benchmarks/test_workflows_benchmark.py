@@ -5,6 +5,7 @@ without a model and ends with its contract line."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -44,5 +45,15 @@ def test_the_quick_plumbing_runs_on_trac_and_ends_with_the_contract_line(arena_c
     assert m.group(2) == "0"  # no workflow step acted on a decoy
     assert float(m.group(5)) > 0
     assert "changed pages" in out and "extra" in out
+    # Near the limit: where the timed episodes' steps went, beside the bare script's time.
+    assert re.search(r"per step \(ms, mean of \d+ steps in 1 episodes\): observe \d+, "
+                     r"decide \d+, act \d+, record \d+, other -?\d+; end of episode \d+ ms",
+                     out), out
+    saved = json.loads((tmp_path / "out" / "outcomes.json").read_text("utf-8"))
+    [timed] = saved["breakdown"]
+    assert timed["steps"] >= 2 and timed["bare"] > 0  # an action and the stop
+    steps = sum(timed["parts"].values())
+    assert 0 < steps <= timed["seconds"]  # the parts are inside the episode's time
+    assert steps + timed["end"] <= timed["seconds"] + 1e-6
     blind = next(line for line in out.splitlines() if line.startswith("extra"))
     assert int(blind.split()[-1]) >= 1  # blind replay clicked the decoy: the change bites

@@ -217,3 +217,19 @@ def test_a_new_element_can_be_used_before_it_is_observed(env, page_url):
     assert "77" not in obs.elements
     assert env.step("click('77')").ok
     assert env.page.locator('[bid="77"]').text_content() == "fresh clicked"
+
+
+def test_a_goto_to_a_page_that_redirects_as_it_loads_ends_where_the_page_sent_it(
+        env, page_url):
+    env.reset(page_url("page1.html"))
+    assert env.step(f"goto('{page_url('moves_on.html')}')").ok
+    obs = env.observe()
+    assert obs.title == "Page two" and obs.url.endswith("page2.html")
+
+
+def test_a_goto_to_a_page_that_opens_a_pop_up_as_it_loads_shows_the_pop_up(env, page_url):
+    env.reset(page_url("page1.html"))
+    assert env.step(f"goto('{page_url('moves_on.html')}#popup')").ok
+    obs = env.observe()
+    assert len(obs.tabs) == 2 and obs.tabs[1].active
+    assert obs.url.endswith("result.html?from=load")

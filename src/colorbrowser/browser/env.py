@@ -100,7 +100,8 @@ class BrowserEnv:
         self.stall = StallWatch(steps=self.settings.stall_steps)
         if url:
             self._open_start(url)
-        self._snapshot = take_snapshot(session)  # a dead browser comes back to this page
+        # A dead browser comes back to this page.
+        self._snapshot = take_snapshot(session, previous=self._snapshot)
         self._snapshot_fresh = True
         return self.observe()
 
@@ -165,7 +166,7 @@ class BrowserEnv:
         The one taken right after the last action is reused: nothing has changed since."""
         self._ensure()
         if self._snapshot is None or not self._snapshot_fresh:
-            self._snapshot = take_snapshot(self.session)
+            self._snapshot = take_snapshot(self.session, previous=self._snapshot)
         self._snapshot_fresh = True
         return self._snapshot.to_json()
 
@@ -207,12 +208,14 @@ class BrowserEnv:
             with contextlib.suppress(PlaywrightError, BrowserError):
                 if refused := keep_on_the_web(self.session):
                     result = _refused(result, action, refused)
+            cookies = None  # read once after the action: the evidence's and the snapshot's
             with contextlib.suppress(PlaywrightError, BrowserError):
-                result.evidence = self._evidence()
+                result.evidence, cookies = self._evidence()
             with contextlib.suppress(PlaywrightError, BrowserError):
                 # What a revived browser restores. Inside the guard: reading storage
                 # from a frozen page blocks just like any other call into it.
-                self._snapshot = take_snapshot(self.session)
+                self._snapshot = take_snapshot(self.session, cookies=cookies,
+                                               previous=self._snapshot)
                 self._snapshot_fresh = self.hang.fired is None
         if self.hang.fired:
             self.session.mark_broken(frozen)
@@ -222,12 +225,14 @@ class BrowserEnv:
         self._pending_error = None if result.ok else result.error
         return result
 
-    def _evidence(self) -> Evidence:
-        """What the action made the browser do, once its requests were answered."""
+    def _evidence(self) -> tuple[Evidence, list[dict[str, Any]]]:
+        """What the action made the browser do, once its requests were answered, and
+        the cookies it left."""
         session = self.session
         page = session.page
         session.evidence.wait_for_answers(page)
-        return session.evidence.collect(page, session.context.cookies())
+        cookies = session.context.cookies()
+        return session.evidence.collect(page, cookies), cookies
 
     def late_evidence(self) -> Late | None:
         """What the last action caused after its step was recorded (a form post that

@@ -192,8 +192,14 @@ _HANDLERS: dict[str, Callable[..., ActionResult]] = {
 }
 
 
-def _settle(ctx: StepContext, page: Page, mark: int) -> str | None:
-    """Give the action's effects a moment, then let a started navigation load.
+# Actions that wait for their own page (or change no page): nothing of theirs is left
+# to get going, so no pause follows them.
+_AWAITED = {"goto", "go_back", "go_forward", "new_tab", "tab_focus", "tab_close"}
+
+
+def _settle(ctx: StepContext, page: Page, mark: int, name: str = "") -> str | None:
+    """Give the action's effects a moment (not after ``_AWAITED`` actions), then let a
+    started navigation load.
 
     Uses driver-side waits only (see BrowserSession.finish_navigation). Returns a
     note when a navigation had to be stopped.
@@ -203,7 +209,8 @@ def _settle(ctx: StepContext, page: Page, mark: int) -> str | None:
         return None
     note = None
     try:
-        page.wait_for_timeout(SETTLE_MS)
+        if name not in _AWAITED:
+            page.wait_for_timeout(SETTLE_MS)
         session.wait_for_new_tabs(ctx.nav_timeout_ms)
         note = session.finish_navigation(page, ctx.nav_timeout_ms)
         if note is None and session.navigation_mark(page) != mark:
@@ -283,7 +290,7 @@ def _execute(session: BrowserSession, action: Action, last_obs: Observation | No
         result.info["secret"] = True
         if result.error and len(args) > 1 and args[1]:
             result.error = result.error.replace(args[1], "***")
-    note = _settle(ctx, page, mark)
+    note = _settle(ctx, page, mark, name)
     if result.ok and note:
         result = ActionResult.failure(f"{what} was done, but {note}", action=name)
     if pending and not result.ok:

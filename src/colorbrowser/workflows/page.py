@@ -10,6 +10,7 @@ is a Python string literal), ``  [5] listitem: text`` or ``  text: ...``.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 
@@ -39,6 +40,14 @@ class Line:
 
 
 def parse(tree: str) -> list[Line]:
+    """The tree's lines (a new list each call; the lines are shared, frozen)."""
+    return list(_parse(tree))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse(tree: str) -> tuple[Line, ...]:
+    """Cached: one decision checks a page several times (the last step's effect, the
+    target, its surroundings, a look-alike, the answer), each reading the same tree."""
     out = []
     for raw in tree.splitlines():
         if m := _LINE.match(raw):
@@ -56,7 +65,7 @@ def parse(tree: str) -> list[Line]:
                             int(level.group(1)) if level else None))
         elif m := _TEXT.match(raw):
             out.append(Line(len(m.group("indent")) // 2, None, "text", m.group("text")))
-    return out
+    return tuple(out)
 
 
 def same_targets(lines: list[Line], role: str, name: str | None = None,
