@@ -28,6 +28,15 @@ CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
 BUGS = {61: ("Emma Stewart", 2, ["Seen on 1.2 too.", "Could you attach the full log?"]),
         133: ("Mason King", 4, ["Confirmed.", "Same here.", "We decided not to do this."])}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
+# A forum's topics: their posts, (author, text), the opening post first.
+TOPICS = {12: ("Help: my compost pile is cold", [
+              ("salty_heron", "My compost pile is cold. What would you do?"),
+              ("quiet_reader", "Turn it every week."), ("tidy_kettle", "Add more greens."),
+              ("windy_pilot", "Which bin do you have?")]),
+          13: ("Advice needed: my bread is soggy", [
+              ("misty_nomad", "My bread is soggy. Any tips?"),
+              ("urban_gardener", "Bake it ten minutes longer."),
+              ("clever_fox", "A hotter oven helped me.")])}
 
 
 def slug(text: str) -> str:
@@ -79,6 +88,8 @@ def handler(state: AppState, kind: str):
             return ("Trac", "<h1>Trac</h1>") if path == "/" else None
 
         def _store(self, path: str, query: dict) -> tuple[str, str] | None:
+            if path.startswith("/forum/"):
+                return self._forum(path, query)
             if path == "/":
                 return ("Store", "<h1>Store</h1><form action='/search'>"
                         "<input name='q' aria-label='Search'><button>Search</button></form>")
@@ -143,6 +154,30 @@ def handler(state: AppState, kind: str):
                             f"<form method='post'><select name='status' aria-label='{shown}'>"
                             f"{options}</select>"
                             "<button>Change status</button></form>")
+            return None
+
+        def _forum(self, path: str, query: dict) -> tuple[str, str] | None:
+            """A forum as Spirit draws it: a front page numbered in pages, a search, and
+            topics whose posts each show the poster's initial, name and text."""
+            def listed(ids) -> str:
+                return "".join(f"<li><a href='/forum/topic/{i}/{slug(TOPICS[i][0])}/'>"
+                               f"{html.escape(TOPICS[i][0])}</a></li>" for i in ids)
+
+            if path == "/forum/":
+                pages = "".join(f"<a href='/forum/?page={n}'>{n}</a> " for n in (2, 3, 4))
+                return ("Forum", "<h1>Forum</h1><form action='/forum/search'>"
+                        "<input name='q' aria-label='Search'><button>Search</button></form>"
+                        f"<ul>{listed(TOPICS)}</ul><nav>{pages}</nav>")
+            if path == "/forum/search":
+                want = query.get("q", [""])[0].lower()
+                found = [i for i, (title, _) in TOPICS.items() if want and want in title.lower()]
+                return ("Results", f"<h1>Results</h1><ul>{listed(found)}</ul>")
+            m = re.fullmatch(r"/forum/topic/(\d+)/([a-z0-9-]+)/", path)
+            if m and int(m.group(1)) in TOPICS:
+                title, posts = TOPICS[int(m.group(1))]
+                body = "".join(f"<span>{a[0].upper()}</span><a href='/forum/'>{a}</a>"
+                               f"<p>{html.escape(text)}</p>" for a, text in posts)
+                return (title, f"<h1>{html.escape(title)}</h1>{body}")
             return None
 
         def _category(self, path: str) -> tuple[str, str] | None:

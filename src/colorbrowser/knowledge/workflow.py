@@ -113,11 +113,18 @@ class AnswerSource(_Model):
     # The target's ``nth`` counts from the end of the page (0: the last place that fits:
     # the last comment of a discussion, however many came before it).
     from_end: bool = False
+    # The answer gathers every place that fits from the target's ``nth`` on: how many
+    # there are ("count": the replies of a topic, its posts after the first) or their
+    # texts joined by a space ("join": the replies themselves, as a summary).
+    gather: Literal["count", "join"] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:
         if (self.target is None) == (self.template is None):
             raise ValueError("an answer source has either a target or a template")
+        if self.gather is not None and (self.total or self.from_end):
+            raise ValueError("an answer gathered from many places is not also a total or "
+                             "counted from the end")
         if self.target is not None:
             parse_step({"click": self.target}, "answer target")
         if self.around is not None and self.around.count("*") != 1:

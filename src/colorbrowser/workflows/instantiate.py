@@ -211,6 +211,8 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
     answers = answer_candidates(source, page.parse(obs.axtree), params)
     if source.total:
         return totals.total([text for _, text in answers])
+    if source.gather is not None:
+        return totals.gather(source.gather, [text for _, text in answers], target.nth)
     if source.from_end:
         answers = answers[::-1]
     return answers[target.nth][1] if len(answers) > target.nth else None

@@ -167,13 +167,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
                                   answer, params, answer_candidates)
         source = forms.counted_from_end(source, last, answer, params, answer_candidates)
-    except UserError:  # not on the last page: read where the run saw it, if it did
-        earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
-        added = totals.column_total(answer, page.parse(_last_page(steps)), params,
-                                    answer_candidates) if earlier is None else None
-        if earlier is None and added is None:
+    except UserError:  # not on the last page as it is written
+        found = _not_written(answer, steps, kept, flow_steps, params)
+        if found is None:
             raise
-        flow_steps, source = earlier or (flow_steps, added)
+        flow_steps, source = found
     text = str([s.model_dump() for s in flow_steps] + [source])
     used_spellings = {n: of[n] for n in spelled if f"{{{{{n}}}}}" in text}
     used_names = {n for n in params if f"{{{{{n}}}}}" in text} | \
@@ -197,6 +195,25 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
                                  learned_by=learned_by or _learned_by(meta, steps, evidence),
                                  author=author or _read(run_dir, APPROVAL_FILE).get("author")),
     }, f"workflow learned from {run_dir}")
+
+
+def _not_written(answer: str, steps: list[Step], kept: list[Step],
+                 flow_steps: list[WorkflowStep], params: dict[str, str]
+                 ) -> tuple[list[WorkflowStep], AnswerSource] | None:
+    """An answer no element of the last page holds whole, strongest proof first: the
+    texts of the last page's places joined; read on an earlier page where the run saw
+    it; a column of the last page added up; places of the last page counted
+    (``totals.py``)."""
+    last = page.parse(_last_page(steps))
+    joined = totals.joined(answer, last, params, answer_candidates)
+    if joined is not None:
+        return flow_steps, joined
+    earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
+    if earlier is not None:
+        return earlier
+    gathered = totals.column_total(answer, last, params, answer_candidates) or \
+        totals.counted(answer, last, params, answer_candidates)
+    return (flow_steps, gathered) if gathered is not None else None
 
 
 def _last_page(steps: list[Step]) -> str:

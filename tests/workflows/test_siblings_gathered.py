@@ -1,0 +1,67 @@
+"""Answers that no element of the page states whole, learned in real Chromium from a
+forum drawn as Spirit draws it and run on a sibling topic with no model
+(``workflows/totals.py``, ``reads.anchored``, ``forms.led_answer``): the replies of a
+topic counted, its replies joined as a summary, and a poster's name read where the
+page shows the poster's initial just before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from .siblings_app import TOPICS, SiblingSites
+from .test_siblings_spelled_and_read import sibling, teach
+
+SEARCH = {"role": "textbox", "name": "Search"}
+
+
+@pytest.fixture
+def sites():
+    both = SiblingSites()
+    yield both
+    both.close()
+
+
+def found(title: str, answer: str) -> list:
+    """The oracle's way to a topic the goal names: the forum's search, then the topic."""
+    return [{"fill": SEARCH, "value": title}, {"press": SEARCH, "key": "Enter"},
+            {"click": {"role": "link", "name": title}}, {"stop": answer}]
+
+
+def replies(topic: int) -> list[str]:
+    return [text for _, text in TOPICS[topic][1][1:]]
+
+
+def test_the_replies_of_a_topic_are_its_posts_after_the_first_counted(sites, env,
+                                                                        tmp_path):
+    """No element says 3; the forum's front page has a page link "3", which is not where
+    the teacher read its answer (the sibling's answer is 2)."""
+    kb, start = tmp_path / "kb.db", f"{sites.store}/forum/"
+    goal = 'How many replies does the topic "{}" have?'
+    flow = teach(goal.format(TOPICS[12][0]), start,
+                 found(TOPICS[12][0], str(len(replies(12)))), env, tmp_path, kb)
+    assert flow.answer.gather == "count" and flow.answer.target["role"] == "paragraph"
+    assert not any(ws.reads for ws in flow.steps)
+    result = sibling(goal.format(TOPICS[13][0]), start, env, tmp_path, kb)
+    assert result.answer == str(len(replies(13))) == "2"
+
+
+def test_the_advice_given_in_a_topic_is_its_replies_joined(sites, env, tmp_path):
+    kb, start = tmp_path / "kb.db", f"{sites.store}/forum/"
+    goal = 'Summarise the advice people gave in the topic "{}".'
+    flow = teach(goal.format(TOPICS[12][0]), start,
+                 found(TOPICS[12][0], " ".join(replies(12))), env, tmp_path, kb)
+    assert flow.answer.gather == "join"
+    result = sibling(goal.format(TOPICS[13][0]), start, env, tmp_path, kb)
+    assert result.answer == " ".join(replies(13))
+
+
+def test_a_posters_initial_before_their_name_is_not_its_label(sites, env, tmp_path):
+    """"S" stands before salty_heron, "M" before misty_nomad: the initial is drawn from
+    the answer, so the sibling's name is not looked for after "S"."""
+    kb, start = tmp_path / "kb.db", f"{sites.store}/forum/"
+    goal = 'Who started the topic "{}"?'
+    flow = teach(goal.format(TOPICS[12][0]), start, found(TOPICS[12][0], TOPICS[12][1][0][0]),
+                 env, tmp_path, kb)
+    assert flow.answer.label != "S"
+    result = sibling(goal.format(TOPICS[13][0]), start, env, tmp_path, kb)
+    assert result.answer == TOPICS[13][1][0][0] == "misty_nomad"
