@@ -28,6 +28,12 @@ CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
 BUGS = {61: ("Emma Stewart", 2, ["Seen on 1.2 too.", "Could you attach the full log?"]),
         133: ("Mason King", 4, ["Confirmed.", "Same here.", "We decided not to do this."])}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
+STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number fields
+# Each project's roadmap: (version, how late, due date), in the order it lists them.
+ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
+                       ("1.3", "over 2 years", "2024-07-20")),
+            "tidewatch": (("2.0", "about 2 years", "2024-10-28"),
+                          ("1.1", "almost 3 years", "2023-12-02"))}
 # A forum's topics: their posts, (author, text), the opening post first.
 TOPICS = {12: ("Help: my compost pile is cold", [
               ("salty_heron", "My compost pile is cold. What would you do?"),
@@ -113,7 +119,24 @@ def handler(state: AppState, kind: str):
                 name, price = PRODUCTS.get(int(m.group(2)), ("", ""))
                 if name and slug(name) == m.group(1):
                     return (name, f"<h1>{html.escape(name)}</h1><table><tr><th>Price</th>"
-                            f"<td>{price}</td></tr></table><button>Add to basket</button>")
+                            f"<td>{price}</td></tr></table><button>Add to basket</button>"
+                            f"<a href='{path}stock'>Stock and pricing</a>")
+            if m := re.fullmatch(r"/catalogue/([a-z0-9-]+)_(\d+)/stock", path):
+                name, price = PRODUCTS.get(int(m.group(2)), ("", ""))
+                if name and slug(name) == m.group(1):  # fields as Oscar's dashboard draws them
+                    fields = (f"<td>Warehouse</td><td><input type='number' "
+                              f"value='{STOCK[int(m.group(2))]}'></td><td><input "
+                              f"type='number' value='{price.strip('$')}'></td>")
+                    return (name, f"<h1>{html.escape(name)}</h1><table><thead><tr>"
+                            "<th>Partner</th><th>Num in stock</th><th>Price</th></tr></thead>"
+                            f"<tbody><tr>{fields}</tr><tr><td></td><td><input type='number'>"
+                            "</td><td><input type='number'></td></tr></tbody></table>")
+            if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
+                    m.group(1) in ROADMAPS:
+                sections = "".join(f"<h3>{v}</h3><p>{late} late ({due})</p>"
+                                   f"<p>Development of {v}.</p>"
+                                   for v, late, due in ROADMAPS[m.group(1)])
+                return ("Roadmap", f"<h2>Roadmap</h2>{sections}")
             if path == "/projects":
                 items = "".join(f"<li><a href='/projects/{key}'>{name}</a> {name} is a "
                                 f"project with {len(key)} modules and its own roadmap.</li>"

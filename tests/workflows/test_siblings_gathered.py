@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .siblings_app import TOPICS, SiblingSites
+from .siblings_app import PRODUCTS, ROADMAPS, STOCK, TOPICS, SiblingSites
 from .test_siblings_spelled_and_read import sibling, teach
 
 SEARCH = {"role": "textbox", "name": "Search"}
@@ -65,3 +65,35 @@ def test_a_posters_initial_before_their_name_is_not_its_label(sites, env, tmp_pa
     assert flow.answer.label != "S"
     result = sibling(goal.format(TOPICS[13][0]), start, env, tmp_path, kb)
     assert result.answer == TOPICS[13][1][0][0] == "misty_nomad"
+
+
+def test_a_value_shown_only_in_an_unlabelled_field_is_read_under_its_column(sites, env,
+                                                                            tmp_path):
+    """The stock is the value of a number field with no name, under "Num in stock"."""
+    kb, start = tmp_path / "kb.db", f"{sites.store}/"
+    goal = "How many units of the {} are in stock?"
+    name = PRODUCTS[5][0]
+    flow = teach(goal.format(name), start,
+                 [{"fill": SEARCH, "value": name}, {"press": SEARCH, "key": "Enter"},
+                  {"click": {"role": "link", "name": name}},
+                  {"click": {"role": "link", "name": "Stock and pricing"}},
+                  {"stop": str(STOCK[5])}], env, tmp_path, kb)
+    assert (flow.answer.label, flow.answer.label_kind) == ("Num in stock", "column")
+    result = sibling(goal.format(PRODUCTS[140][0]), start, env, tmp_path, kb)
+    assert result.answer == str(STOCK[140])
+
+
+def test_a_date_in_the_section_of_the_goals_version_is_read_in_the_siblings_section(
+        sites, env, tmp_path):
+    """Version 1.3 is Harbor's second section, 2.0 Tidewatch's first: the version is a
+    value of the goal, read as the section's heading; "over 2 years late (" before the
+    date reads "about 2 years late (" on the sibling's page."""
+    kb = tmp_path / "kb.db"
+    goal = "When is version {} of {} due? Answer as YYYY-MM-DD."
+    flow = teach(goal.format("1.3", "Harbor"), f"{sites.store}/",
+                 [f"goto('{sites.store}/projects/harbor/roadmap')",
+                  {"stop": ROADMAPS["harbor"][1][2]}], env, tmp_path, kb)
+    assert flow.goal_pattern == goal.format("{{version}}", "{{value}}")
+    assert flow.answer.label_kind == "heading"
+    result = sibling(goal.format("2.0", "Tidewatch"), f"{sites.store}/", env, tmp_path, kb)
+    assert result.answer == ROADMAPS["tidewatch"][0][2]

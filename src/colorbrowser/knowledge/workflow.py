@@ -105,7 +105,9 @@ class AnswerSource(_Model):
     # "column": ``label`` is the header of the answer's table column (the row is the one
     # that holds a goal value, else the first); "beside": the label stands before it.
     # "after": ``label`` is the text run just before it, without a colon ("Added by").
-    label_kind: Literal["beside", "column", "after"] = "beside"
+    # "row": the place holds ``label`` among its texts (the rows that name a person).
+    # "heading": ``label`` is the heading of its section (a roadmap's version "1.3").
+    label_kind: Literal["beside", "column", "after", "row", "heading"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
     # The answer is the sum of the numbers at every place that fits (the open issues of
     # a project: the "open" column of its table, one row per tracker).

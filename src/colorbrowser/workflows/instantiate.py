@@ -227,6 +227,11 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     label = page.norm(fill_text(source.label, params)) if source.label else ""
     if label and source.label_kind == "after":
         found = [i for i in found if page.norm(forms.text_before(lines, i)) == label]
+    elif label and source.label_kind == "heading":
+        found = [i for i in found if page.norm(page.section_heading(lines, i)) == label]
+    elif label and source.label_kind == "row":
+        held = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")
+        found = [i for i in found if held.search(page.norm(page.subtree_text(lines, i)))]
     elif label and source.label_kind == "beside":
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
@@ -234,7 +239,9 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     pattern = around_pattern(fill_text(source.around, params)) if source.around else None
     answers = []
     for i in found:
-        text = lines[i].text
+        # a place gathered with others may be a row of cells, named by what it holds
+        text = lines[i].shown or (" ".join(page.subtree_text(lines, i).split())
+                                  if source.gather else "")
         if pattern is not None:
             match = pattern.search(text)
             if match is None:

@@ -447,14 +447,18 @@ def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str
         return None
     data: dict[str, Any] = {"target": {"role": line.role, "contains": ""}}
     score = 0
-    if page.norm(line.text) == page.norm(answer):
+    shown = line.shown
+    if page.norm(shown) == page.norm(answer):
         score += 2
     else:
-        at = values.find(answer, line.text)
+        at = values.find(answer, shown)
         if at < 0:
             return None
-        before, after = line.text[:at], line.text[at + len(answer):]
+        before, after = shown[:at], shown[at + len(answer):]
         after = after[:len(after) - len(after.lstrip(" ([{:;,.-/]})#→"))] or after[:0]
+        # A number in the words before it differs from one sibling to the next ("over 2
+        # years late (" here, "about 3 years late (" there): only what follows it stays.
+        before = re.split(r"\S*\d\S*", before)[-1]
         before = values.substitute(before, params)
         data["around"] = f"{before}*{values.substitute(after, params)}"
         literal = re.sub(r"\{\{[a-z_]+\}\}", "", before)
@@ -463,10 +467,14 @@ def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str
         score += 2 if before.rstrip().endswith(":") else 0
         score -= bool(re.search(r"\d", literal)) + (len(literal) > 30)
     label = page.label_of(lines, index)
+    section = values.substitute(page.section_heading(lines, index), params)
     if label:
         data["label"] = values.substitute(label, params)
     elif (spot := page.column_of(lines, index)) and (header := page.header_of(lines, *spot)):
         data |= {"label": values.substitute(header, params), "label_kind": "column"}
+    elif values.PARAM_MARK.fullmatch(section.strip()):
+        # the section titled by the goal's value (version 1.3 of a roadmap)
+        data |= {"label": section, "label_kind": "heading"}
     score += 3 if data.get("label") else 0
     source = AnswerSource.model_validate(data)
     found = answer_candidates(source, lines, params)

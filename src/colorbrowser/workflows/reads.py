@@ -62,7 +62,7 @@ def best_place(lines: list[page.Line], answer: str, params: dict[str, str],
     want = page.norm(answer)
     scored = []
     for index, line in enumerate(lines):
-        if values.occurs(want, page.norm(line.text)):
+        if values.occurs(want, page.norm(line.shown)):
             found = source_at(lines, index, answer, params)
             if found is not None:
                 scored.append((found[0], -index, found[1]))

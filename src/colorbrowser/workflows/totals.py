@@ -90,11 +90,17 @@ def joined(answer: str, lines: list[page.Line], params: dict[str, str],
 
 def counted(answer: str, lines: list[page.Line], params: dict[str, str],
             candidates: Candidates) -> AnswerSource | None:
-    """The item role whose places, all or all but the first, are ``answer`` many."""
+    """The item role whose places, all or all but the first, are ``answer`` many; else
+    the rows that hold one of the goal's values (the open bugs of the person the goal
+    names, in a list of everyone's)."""
     if not _INT.fullmatch(answer.strip()):
         return None
-    for role in GATHER_ROLES:
-        source = AnswerSource(target={"role": role, "contains": ""}, gather="count")
+    tries = [AnswerSource(target={"role": role, "contains": ""}, gather="count")
+             for role in GATHER_ROLES]
+    tries += [AnswerSource(target={"role": "row", "contains": ""}, gather="count",
+                           label=f"{{{{{name}}}}}", label_kind="row")
+              for name, value in params.items() if value.strip()]
+    for source in tries:
         texts = [text for _, text in candidates(source, lines, params)]
         for start in range(min(MAX_SKIP, len(texts) - 1) + 1):
             if texts and gather("count", texts, start) == answer.strip():
