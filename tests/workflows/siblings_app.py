@@ -28,6 +28,10 @@ CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
 BUGS = {61: ("Emma Stewart", 2, ["Seen on 1.2 too.", "Could you attach the full log?"]),
         133: ("Mason King", 4, ["Confirmed.", "Same here.", "We decided not to do this."])}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
+OPEN_BUGS = ((96, "Slideshow skips portraits", "Emma Stewart"),
+             (92, "Upload queue hangs", "Emma Stewart"), (69, "Albums crash", "Mason King"),
+             (68, "Tags lost on rename", "Emma Stewart"), (44, "Posters crash", "Mason King"),
+             (21, "Guest uploads lose data", "Liam Gray"))  # (number, subject, assignee)
 STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number fields
 # Each project's roadmap: (version, how late, due date), in the order it lists them.
 ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
@@ -131,6 +135,12 @@ def handler(state: AppState, kind: str):
                             "<th>Partner</th><th>Num in stock</th><th>Price</th></tr></thead>"
                             f"<tbody><tr>{fields}</tr><tr><td></td><td><input type='number'>"
                             "</td><td><input type='number'></td></tr></tbody></table>")
+            if path == "/bugs/open":  # sorted by assignee when asked (?sort=assigned_to)
+                bugs = sorted(OPEN_BUGS, key=lambda b: b[2]) if query.get("sort") else OPEN_BUGS
+                rows = "".join(f"<tr><td><a href='/bugs/{n}'>{n}</a></td><td>{s}</td>"
+                               f"<td><a href='/'>{who}</a></td></tr>" for n, s, who in bugs)
+                return ("Open bugs", "<h1>Open bugs</h1><table><tr><th>#</th><th>Subject"
+                        f"</th><th>Assignee</th></tr>{rows}</table>")
             if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
                     m.group(1) in ROADMAPS:
                 sections = "".join(f"<h3>{v}</h3><p>{late} late ({due})</p>"

@@ -97,3 +97,18 @@ def test_a_date_in_the_section_of_the_goals_version_is_read_in_the_siblings_sect
     assert flow.answer.label_kind == "heading"
     result = sibling(goal.format("2.0", "Tidewatch"), f"{sites.store}/", env, tmp_path, kb)
     assert result.answer == ROADMAPS["tidewatch"][0][2]
+
+
+def test_a_persons_bugs_are_the_rows_that_name_them_counted(sites, env, tmp_path):
+    """No element says 3: three rows name Emma Stewart. The list is sorted by
+    ``assigned_to``, which spells the goal's "assigned to": a value made of it would
+    stand right beside the person's, and the sibling's goal would fit two ways."""
+    kb, start = tmp_path / "kb.db", f"{sites.store}/"
+    goal = "How many open bugs are assigned to {}?"
+    flow = teach(goal.format("Emma Stewart"), start,
+                 [f"goto('{sites.store}/bugs/open?sort=assigned_to')", {"stop": "3"}],
+                 env, tmp_path, kb)
+    assert flow.goal_pattern == goal.format("{{assigned}}")
+    assert (flow.answer.gather, flow.answer.label_kind) == ("count", "row")
+    result = sibling(goal.format("Mason King"), start, env, tmp_path, kb)
+    assert result.answer == "2"

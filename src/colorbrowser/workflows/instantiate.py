@@ -195,9 +195,12 @@ def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str
 
 def total_expression(source: AnswerSource, obs: Observation, params: Mapping[str, str]
                      ) -> str:
-    """The sum a total answer is, written out ("27 + 14 + 6")."""
-    return " + ".join(text for _, text in answer_candidates(source, page.parse(obs.axtree),
-                                                            params))
+    """The sum a total answer is, written out ("27 + 14 + 6"); a count's, one for each
+    place counted ("1 + 1 + 1")."""
+    found = answer_candidates(source, page.parse(obs.axtree), params)
+    if source.gather == "count":
+        return " + ".join("1" for _ in found[_target(source, params).nth:]) or "0"
+    return " + ".join(text for _, text in found)
 
 
 def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:

@@ -142,9 +142,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         if action.name == "fill" and len(action.args) == 2:
             edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
                                   str(action.args[1]), run_dir)
-    used = _used_texts(kept, answer, start) | forms.main_headings(steps)
+    used = _used_texts(kept, answer, start) | forms.main_headings(steps) | \
+        totals.countable(answer, page.parse(_last_page(steps)))
     found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
-    spelled_values = _spelled(goal, kept, start, [s.url for s in steps], found)
+    spelled_values = _apart(goal, found, _spelled(goal, kept, start,
+                                                  [s.url for s in steps], found))
     found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
@@ -300,6 +302,23 @@ def _spelled(goal: str, kept: list[Step], start: str, seen: list[str],
     for url in seen:  # the addresses it reached: a step expects them again
         fields.update(spelling.address_fields(url or ""))
     return spelling.find_spelled(goal, found, texts, fields)
+
+
+def _apart(goal: str, found: list[values.Value], spelled: list[spelling.Spelled]
+           ) -> list[spelling.Spelled]:
+    """The spelled values, less the runs of the goal's words that only a spelling made
+    values and that stand right beside another value ("assigned to" in
+    ``sort=assigned_to``, before the person's name): two parameters with nothing but a
+    space between them split a sibling's goal in more than one way, so it would fit
+    the pattern nowhere."""
+    new = [sp.value for sp in spelled if all(sp.value is not v for v in found)]
+
+    def beside(value: values.Value) -> bool:
+        return any(other is not value and not goal[min(value.end, other.end):
+                                                   max(value.start, other.start)].strip()
+                   for other in [*found, *new])
+
+    return [sp for sp in spelled if sp.value not in new or not beside(sp.value)]
 
 
 def _spellings(found: list[spelling.Spelled], named: dict[str, values.Value]

@@ -88,6 +88,17 @@ def joined(answer: str, lines: list[page.Line], params: dict[str, str],
     return None
 
 
+def countable(answer: str, lines: list[page.Line]) -> set[str]:
+    """For a number no line of the page shows: the texts of the elements in its rows,
+    so that a goal's words among them (the person whose rows are counted) become
+    values of the goal, as the texts a run typed or clicked do."""
+    if not _INT.fullmatch(answer.strip()) or \
+            any(values.occurs(answer.strip(), line.shown) for line in lines):
+        return set()
+    return {line.text for i, line in enumerate(lines)
+            if line.bid and line.text and page.row_of(lines, i) is not None}
+
+
 def counted(answer: str, lines: list[page.Line], params: dict[str, str],
             candidates: Candidates) -> AnswerSource | None:
     """The item role whose places, all or all but the first, are ``answer`` many; else
