@@ -36,7 +36,7 @@ STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number
 # Each project's roadmap: (version, how late, due date), in the order it lists them.
 ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
                        ("1.3", "over 2 years", "2024-07-20")),
-            "tidewatch": (("2.0", "about 2 years", "2024-10-28"),
+            "tidewatch": (("2.0", "", "2024-10-28"),  # no issues: its date alone
                           ("1.1", "almost 3 years", "2023-12-02"))}
 # A forum's topics: their posts, (author, text), the opening post first.
 TOPICS = {12: ("Help: my compost pile is cold", [
@@ -143,7 +143,7 @@ def handler(state: AppState, kind: str):
                         f"</th><th>Assignee</th></tr>{rows}</table>")
             if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
                     m.group(1) in ROADMAPS:
-                sections = "".join(f"<h3>{v}</h3><p>{late} late ({due})</p>"
+                sections = "".join(f"<h3>{v}</h3><p>{f'{late} late ({due})' if late else due}</p>"
                                    f"<p>Development of {v}.</p>"
                                    for v, late, due in ROADMAPS[m.group(1)])
                 return ("Roadmap", f"<h2>Roadmap</h2>{sections}")

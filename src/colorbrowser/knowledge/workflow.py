@@ -119,6 +119,10 @@ class AnswerSource(_Model):
     # there are ("count": the replies of a topic, its posts after the first) or their
     # texts joined by a space ("join": the replies themselves, as a summary).
     gather: Literal["count", "join"] | None = None
+    # The answer is the first run of the holder's text of this shape (its digits as 9:
+    # a date "9999-99-99"), whatever surrounds it ("over 2 years late (2024-07-20)"
+    # here, "2024-10-28" alone there).
+    shape: str | None = Field(None, pattern=r"^[9][9\-/.:]{3,39}$")
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:

@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import forms, page, reads, sites, spelling, totals
+from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
 
 MAX_VALUE = 2000
 
@@ -239,7 +239,8 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)
-    pattern = around_pattern(fill_text(source.around, params)) if source.around else None
+    pattern = around_pattern(fill_text(source.around, params)) if source.around else \
+        values.shape_pattern(source.shape) if source.shape else None
     answers = []
     for i in found:
         # a place gathered with others may be a row of cells, named by what it holds

@@ -474,12 +474,17 @@ def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str
         if at < 0:
             return None
         before, after = shown[:at], shown[at + len(answer):]
+        shape = values.shape_of(answer)
+        if shape and len(values.shape_pattern(shape).findall(shown)) == 1:
+            # a date among other words: read by its shape, the words may differ
+            data["shape"], before, after = shape, "", ""
         after = after[:len(after) - len(after.lstrip(" ([{:;,.-/]})#→"))] or after[:0]
         # A number in the words before it differs from one sibling to the next ("over 2
         # years late (" here, "about 3 years late (" there): only what follows it stays.
         before = re.split(r"\S*\d\S*", before)[-1]
         before = values.substitute(before, params)
-        data["around"] = f"{before}*{values.substitute(after, params)}"
+        if not data.get("shape"):
+            data["around"] = f"{before}*{values.substitute(after, params)}"
         literal = re.sub(r"\{\{[a-z_]+\}\}", "", before)
         if before.strip() and not re.search(r"\d", literal):
             data["target"]["contains"] = before.strip()
