@@ -99,7 +99,9 @@ def _info(site: Site) -> list[Draft]:
                          "When is version {version} of {project} due? Answer as YYYY-MM-DD.",
                          {"version": version, "project": site.projects[ident]}, f"{G}/",
                          exact(due),
-                         [f"goto('{G}/projects/{ident}/roadmap')",
+                         # with the completed versions: a version with no issues left
+                         # (Tidewatch 2.0) is listed only then
+                         [f"goto('{G}/projects/{ident}/roadmap?completed=1')",
                           {"stop": str(due), "wrong": "2024-12-31"}]))
     for ident, login in (("harbor", "gabriel"), ("ledgerly", "emily")):
         count = s.one("select count(*) from issues i join issue_statuses st on "
