@@ -28,6 +28,25 @@ CATEGORIES = {("Home & Kitchen", 6): (("Cookware", 7), ("Kettles", 8)),
 BUGS = {61: ("Emma Stewart", 2, ["Seen on 1.2 too.", "Could you attach the full log?"]),
         133: ("Mason King", 4, ["Confirmed.", "Same here.", "We decided not to do this."])}
 STATUSES = ("Pending", "Processing", "Shipped", "Cancelled")
+OPEN_BUGS = ((96, "Slideshow skips portraits", "Emma Stewart"),
+             (92, "Upload queue hangs", "Emma Stewart"), (69, "Albums crash", "Mason King"),
+             (68, "Tags lost on rename", "Emma Stewart"), (44, "Posters crash", "Mason King"),
+             (21, "Guest uploads lose data", "Liam Gray"))  # (number, subject, assignee)
+STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number fields
+# Each project's roadmap: (version, how late, due date), in the order it lists them.
+ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
+                       ("1.3", "over 2 years", "2024-07-20")),
+            "tidewatch": (("2.0", "", "2024-10-28"),  # no issues: its date alone
+                          ("1.1", "almost 3 years", "2023-12-02"))}
+# A forum's topics: their posts, (author, text), the opening post first.
+TOPICS = {12: ("Help: my compost pile is cold", [
+              ("salty_heron", "My compost pile is cold. What would you do?"),
+              ("quiet_reader", "Turn it every week."), ("tidy_kettle", "Add more greens."),
+              ("windy_pilot", "Which bin do you have?")]),
+          13: ("Advice needed: my bread is soggy", [
+              ("misty_nomad", "My bread is soggy. Any tips?"),
+              ("urban_gardener", "Bake it ten minutes longer."),
+              ("clever_fox", "A hotter oven helped me.")])}
 
 
 def slug(text: str) -> str:
@@ -79,6 +98,8 @@ def handler(state: AppState, kind: str):
             return ("Trac", "<h1>Trac</h1>") if path == "/" else None
 
         def _store(self, path: str, query: dict) -> tuple[str, str] | None:
+            if path.startswith("/forum/"):
+                return self._forum(path, query)
             if path == "/":
                 return ("Store", "<h1>Store</h1><form action='/search'>"
                         "<input name='q' aria-label='Search'><button>Search</button></form>")
@@ -102,7 +123,30 @@ def handler(state: AppState, kind: str):
                 name, price = PRODUCTS.get(int(m.group(2)), ("", ""))
                 if name and slug(name) == m.group(1):
                     return (name, f"<h1>{html.escape(name)}</h1><table><tr><th>Price</th>"
-                            f"<td>{price}</td></tr></table><button>Add to basket</button>")
+                            f"<td>{price}</td></tr></table><button>Add to basket</button>"
+                            f"<a href='{path}stock'>Stock and pricing</a>")
+            if m := re.fullmatch(r"/catalogue/([a-z0-9-]+)_(\d+)/stock", path):
+                name, price = PRODUCTS.get(int(m.group(2)), ("", ""))
+                if name and slug(name) == m.group(1):  # fields as Oscar's dashboard draws them
+                    fields = (f"<td>Warehouse</td><td><input type='number' "
+                              f"value='{STOCK[int(m.group(2))]}'></td><td><input "
+                              f"type='number' value='{price.strip('$')}'></td>")
+                    return (name, f"<h1>{html.escape(name)}</h1><table><thead><tr>"
+                            "<th>Partner</th><th>Num in stock</th><th>Price</th></tr></thead>"
+                            f"<tbody><tr>{fields}</tr><tr><td></td><td><input type='number'>"
+                            "</td><td><input type='number'></td></tr></tbody></table>")
+            if path == "/bugs/open":  # sorted by assignee when asked (?sort=assigned_to)
+                bugs = sorted(OPEN_BUGS, key=lambda b: b[2]) if query.get("sort") else OPEN_BUGS
+                rows = "".join(f"<tr><td><a href='/bugs/{n}'>{n}</a></td><td>{s}</td>"
+                               f"<td><a href='/'>{who}</a></td></tr>" for n, s, who in bugs)
+                return ("Open bugs", "<h1>Open bugs</h1><table><tr><th>#</th><th>Subject"
+                        f"</th><th>Assignee</th></tr>{rows}</table>")
+            if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
+                    m.group(1) in ROADMAPS:
+                sections = "".join(f"<h3>{v}</h3><p>{f'{late} late ({due})' if late else due}</p>"
+                                   f"<p>Development of {v}.</p>"
+                                   for v, late, due in ROADMAPS[m.group(1)])
+                return ("Roadmap", f"<h2>Roadmap</h2>{sections}")
             if path == "/projects":
                 items = "".join(f"<li><a href='/projects/{key}'>{name}</a> {name} is a "
                                 f"project with {len(key)} modules and its own roadmap.</li>"
@@ -143,6 +187,30 @@ def handler(state: AppState, kind: str):
                             f"<form method='post'><select name='status' aria-label='{shown}'>"
                             f"{options}</select>"
                             "<button>Change status</button></form>")
+            return None
+
+        def _forum(self, path: str, query: dict) -> tuple[str, str] | None:
+            """A forum as Spirit draws it: a front page numbered in pages, a search, and
+            topics whose posts each show the poster's initial, name and text."""
+            def listed(ids) -> str:
+                return "".join(f"<li><a href='/forum/topic/{i}/{slug(TOPICS[i][0])}/'>"
+                               f"{html.escape(TOPICS[i][0])}</a></li>" for i in ids)
+
+            if path == "/forum/":
+                pages = "".join(f"<a href='/forum/?page={n}'>{n}</a> " for n in (2, 3, 4))
+                return ("Forum", "<h1>Forum</h1><form action='/forum/search'>"
+                        "<input name='q' aria-label='Search'><button>Search</button></form>"
+                        f"<ul>{listed(TOPICS)}</ul><nav>{pages}</nav>")
+            if path == "/forum/search":
+                want = query.get("q", [""])[0].lower()
+                found = [i for i, (title, _) in TOPICS.items() if want and want in title.lower()]
+                return ("Results", f"<h1>Results</h1><ul>{listed(found)}</ul>")
+            m = re.fullmatch(r"/forum/topic/(\d+)/([a-z0-9-]+)/", path)
+            if m and int(m.group(1)) in TOPICS:
+                title, posts = TOPICS[int(m.group(1))]
+                body = "".join(f"<span>{a[0].upper()}</span><a href='/forum/'>{a}</a>"
+                               f"<p>{html.escape(text)}</p>" for a, text in posts)
+                return (title, f"<h1>{html.escape(title)}</h1>{body}")
             return None
 
         def _category(self, path: str) -> tuple[str, str] | None:

@@ -105,7 +105,9 @@ class AnswerSource(_Model):
     # "column": ``label`` is the header of the answer's table column (the row is the one
     # that holds a goal value, else the first); "beside": the label stands before it.
     # "after": ``label`` is the text run just before it, without a colon ("Added by").
-    label_kind: Literal["beside", "column", "after"] = "beside"
+    # "row": the place holds ``label`` among its texts (the rows that name a person).
+    # "heading": ``label`` is the heading of its section (a roadmap's version "1.3").
+    label_kind: Literal["beside", "column", "after", "row", "heading"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
     # The answer is the sum of the numbers at every place that fits (the open issues of
     # a project: the "open" column of its table, one row per tracker).
@@ -113,11 +115,22 @@ class AnswerSource(_Model):
     # The target's ``nth`` counts from the end of the page (0: the last place that fits:
     # the last comment of a discussion, however many came before it).
     from_end: bool = False
+    # The answer gathers every place that fits from the target's ``nth`` on: how many
+    # there are ("count": the replies of a topic, its posts after the first) or their
+    # texts joined by a space ("join": the replies themselves, as a summary).
+    gather: Literal["count", "join"] | None = None
+    # The answer is the first run of the holder's text of this shape (its digits as 9:
+    # a date "9999-99-99"), whatever surrounds it ("over 2 years late (2024-07-20)"
+    # here, "2024-10-28" alone there).
+    shape: str | None = Field(None, pattern=r"^[9][9\-/.:]{3,39}$")
 
     @model_validator(mode="after")
     def _one(self) -> AnswerSource:
         if (self.target is None) == (self.template is None):
             raise ValueError("an answer source has either a target or a template")
+        if self.gather is not None and (self.total or self.from_end):
+            raise ValueError("an answer gathered from many places is not also a total or "
+                             "counted from the end")
         if self.target is not None:
             parse_step({"click": self.target}, "answer target")
         if self.around is not None and self.around.count("*") != 1:

@@ -139,7 +139,8 @@ def led_answer(source: AnswerSource | None, lines: list[page.Line], answer: str,
     """An answer place known only by counting (``nth``, no label) told instead by the
     words just before it ("Added by" *Emma Stewart*), when the first element of its kind
     after those words holds the answer, and they hold no number (which would differ
-    from one sibling to the next)."""
+    from one sibling to the next) and are no part of the answer (the initial a forum
+    shows in a poster's avatar before their name differs with the name)."""
     if source is None or source.target is None or source.label or \
             not source.target.get("nth"):
         return source
@@ -148,8 +149,9 @@ def led_answer(source: AnswerSource | None, lines: list[page.Line], answer: str,
     if nth >= len(found):
         return source
     lead = text_before(lines, found[nth][0])
-    if not lead or len(lead) > MAX_LEAD or re.search(r"\d", lead) or lead.endswith(":"):
-        return source
+    if not lead or len(lead) > MAX_LEAD or re.search(r"\d", lead) or lead.endswith(":") or \
+            page.norm(lead) in page.norm(answer):
+        return source  # (a lead the answer holds is drawn from it: an avatar's initial)
     target = {k: v for k, v in source.target.items() if k != "nth"}
     better = source.model_copy(update={"target": target, "label": values.substitute(
         lead, params), "label_kind": "after"})

@@ -27,7 +27,7 @@ from colorbrowser.knowledge.workflow import (
 )
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import forms, page, reads, sites, spelling, totals
+from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
 
 MAX_VALUE = 2000
 
@@ -195,9 +195,12 @@ def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str
 
 def total_expression(source: AnswerSource, obs: Observation, params: Mapping[str, str]
                      ) -> str:
-    """The sum a total answer is, written out ("27 + 14 + 6")."""
-    return " + ".join(text for _, text in answer_candidates(source, page.parse(obs.axtree),
-                                                            params))
+    """The sum a total answer is, written out ("27 + 14 + 6"); a count's, one for each
+    place counted ("1 + 1 + 1")."""
+    found = answer_candidates(source, page.parse(obs.axtree), params)
+    if source.gather == "count":
+        return " + ".join("1" for _ in found[_target(source, params).nth:]) or "0"
+    return " + ".join(text for _, text in found)
 
 
 def _target(source: AnswerSource, params: Mapping[str, str]) -> Target:
@@ -211,6 +214,8 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
     answers = answer_candidates(source, page.parse(obs.axtree), params)
     if source.total:
         return totals.total([text for _, text in answers])
+    if source.gather is not None:
+        return totals.gather(source.gather, [text for _, text in answers], target.nth)
     if source.from_end:
         answers = answers[::-1]
     return answers[target.nth][1] if len(answers) > target.nth else None
@@ -225,14 +230,22 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     label = page.norm(fill_text(source.label, params)) if source.label else ""
     if label and source.label_kind == "after":
         found = [i for i in found if page.norm(forms.text_before(lines, i)) == label]
+    elif label and source.label_kind == "heading":
+        found = [i for i in found if page.norm(page.section_heading(lines, i)) == label]
+    elif label and source.label_kind == "row":
+        held = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")
+        found = [i for i in found if held.search(page.norm(page.subtree_text(lines, i)))]
     elif label and source.label_kind == "beside":
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:
         found = _in_column(lines, found, label, params)
-    pattern = around_pattern(fill_text(source.around, params)) if source.around else None
+    pattern = around_pattern(fill_text(source.around, params)) if source.around else \
+        values.shape_pattern(source.shape) if source.shape else None
     answers = []
     for i in found:
-        text = lines[i].text
+        # a place gathered with others may be a row of cells, named by what it holds
+        text = lines[i].shown or (" ".join(page.subtree_text(lines, i).split())
+                                  if source.gather else "")
         if pattern is not None:
             match = pattern.search(text)
             if match is None:

@@ -142,9 +142,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         if action.name == "fill" and len(action.args) == 2:
             edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
                                   str(action.args[1]), run_dir)
-    used = _used_texts(kept, answer, start) | forms.main_headings(steps)
+    used = _used_texts(kept, answer, start) | forms.main_headings(steps) | \
+        totals.countable(answer, page.parse(_last_page(steps)))
     found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
-    spelled_values = _spelled(goal, kept, start, [s.url for s in steps], found)
+    spelled_values = _apart(goal, found, _spelled(goal, kept, start,
+                                                  [s.url for s in steps], found))
     found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
     named = {values.name_for(goal, v, found, taken): v for v in found}
@@ -167,13 +169,11 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
                                   answer, params, answer_candidates)
         source = forms.counted_from_end(source, last, answer, params, answer_candidates)
-    except UserError:  # not on the last page: read where the run saw it, if it did
-        earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
-        added = totals.column_total(answer, page.parse(_last_page(steps)), params,
-                                    answer_candidates) if earlier is None else None
-        if earlier is None and added is None:
+    except UserError:  # not on the last page as it is written
+        found = _not_written(answer, steps, kept, flow_steps, params)
+        if found is None:
             raise
-        flow_steps, source = earlier or (flow_steps, added)
+        flow_steps, source = found
     text = str([s.model_dump() for s in flow_steps] + [source])
     used_spellings = {n: of[n] for n in spelled if f"{{{{{n}}}}}" in text}
     used_names = {n for n in params if f"{{{{{n}}}}}" in text} | \
@@ -197,6 +197,25 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
                                  learned_by=learned_by or _learned_by(meta, steps, evidence),
                                  author=author or _read(run_dir, APPROVAL_FILE).get("author")),
     }, f"workflow learned from {run_dir}")
+
+
+def _not_written(answer: str, steps: list[Step], kept: list[Step],
+                 flow_steps: list[WorkflowStep], params: dict[str, str]
+                 ) -> tuple[list[WorkflowStep], AnswerSource] | None:
+    """An answer no element of the last page holds whole, strongest proof first: the
+    texts of the last page's places joined; read on an earlier page where the run saw
+    it; a column of the last page added up; places of the last page counted
+    (``totals.py``)."""
+    last = page.parse(_last_page(steps))
+    joined = totals.joined(answer, last, params, answer_candidates)
+    if joined is not None:
+        return flow_steps, joined
+    earlier = reads.answer_read(answer, kept, flow_steps, params, _source_at)
+    if earlier is not None:
+        return earlier
+    gathered = totals.column_total(answer, last, params, answer_candidates) or \
+        totals.counted(answer, last, params, answer_candidates)
+    return (flow_steps, gathered) if gathered is not None else None
 
 
 def _last_page(steps: list[Step]) -> str:
@@ -283,6 +302,23 @@ def _spelled(goal: str, kept: list[Step], start: str, seen: list[str],
     for url in seen:  # the addresses it reached: a step expects them again
         fields.update(spelling.address_fields(url or ""))
     return spelling.find_spelled(goal, found, texts, fields)
+
+
+def _apart(goal: str, found: list[values.Value], spelled: list[spelling.Spelled]
+           ) -> list[spelling.Spelled]:
+    """The spelled values, less the runs of the goal's words that only a spelling made
+    values and that stand right beside another value ("assigned to" in
+    ``sort=assigned_to``, before the person's name): two parameters with nothing but a
+    space between them split a sibling's goal in more than one way, so it would fit
+    the pattern nowhere."""
+    new = [sp.value for sp in spelled if all(sp.value is not v for v in found)]
+
+    def beside(value: values.Value) -> bool:
+        return any(other is not value and not goal[min(value.end, other.end):
+                                                   max(value.start, other.start)].strip()
+                   for other in [*found, *new])
+
+    return [sp for sp in spelled if sp.value not in new or not beside(sp.value)]
 
 
 def _spellings(found: list[spelling.Spelled], named: dict[str, values.Value]
@@ -430,26 +466,39 @@ def _source_at(lines: list[page.Line], index: int, answer: str, params: dict[str
         return None
     data: dict[str, Any] = {"target": {"role": line.role, "contains": ""}}
     score = 0
-    if page.norm(line.text) == page.norm(answer):
+    shown = line.shown
+    if page.norm(shown) == page.norm(answer):
         score += 2
     else:
-        at = values.find(answer, line.text)
+        at = values.find(answer, shown)
         if at < 0:
             return None
-        before, after = line.text[:at], line.text[at + len(answer):]
+        before, after = shown[:at], shown[at + len(answer):]
+        shape = values.shape_of(answer)
+        if shape and len(values.shape_pattern(shape).findall(shown)) == 1:
+            # a date among other words: read by its shape, the words may differ
+            data["shape"], before, after = shape, "", ""
         after = after[:len(after) - len(after.lstrip(" ([{:;,.-/]})#→"))] or after[:0]
+        # A number in the words before it differs from one sibling to the next ("over 2
+        # years late (" here, "about 3 years late (" there): only what follows it stays.
+        before = re.split(r"\S*\d\S*", before)[-1]
         before = values.substitute(before, params)
-        data["around"] = f"{before}*{values.substitute(after, params)}"
+        if not data.get("shape"):
+            data["around"] = f"{before}*{values.substitute(after, params)}"
         literal = re.sub(r"\{\{[a-z_]+\}\}", "", before)
         if before.strip() and not re.search(r"\d", literal):
             data["target"]["contains"] = before.strip()
         score += 2 if before.rstrip().endswith(":") else 0
         score -= bool(re.search(r"\d", literal)) + (len(literal) > 30)
     label = page.label_of(lines, index)
+    section = values.substitute(page.section_heading(lines, index), params)
     if label:
         data["label"] = values.substitute(label, params)
     elif (spot := page.column_of(lines, index)) and (header := page.header_of(lines, *spot)):
         data |= {"label": values.substitute(header, params), "label_kind": "column"}
+    elif values.PARAM_MARK.fullmatch(section.strip()):
+        # the section titled by the goal's value (version 1.3 of a roadmap)
+        data |= {"label": section, "label_kind": "heading"}
     score += 3 if data.get("label") else 0
     source = AnswerSource.model_validate(data)
     found = answer_candidates(source, lines, params)

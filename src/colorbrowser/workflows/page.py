@@ -21,6 +21,7 @@ _LINE = re.compile(
     r"(?: (?P<name>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?(?P<rest>.*)$")
 _TEXT = re.compile(r"^(?P<indent> *)text: (?P<text>.*)$")
 _LEVEL = re.compile(r"\blevel=(\d+)")
+_VALUE = re.compile(r"\bvalue=(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 LABEL_ROLES = {"columnheader", "rowheader", "term", "label", "LabelText"}
 ROW_ROLES = {"row", "listitem"}
 LABEL_REACH = 2  # a label stands at most this many siblings before its control
@@ -33,10 +34,17 @@ class Line:
     role: str  # "text" for a text run
     name: str  # the accessible name, or the folded/run text
     level: int | None = None  # of a heading
+    value: str = ""  # what a field holds (``value='140'``)
 
     @property
     def text(self) -> str:
         return " ".join(self.name.split())
+
+    @property
+    def shown(self) -> str:
+        """What a person reads there: its text, or the value of a field with no name
+        (the stock in a table of unlabelled number fields)."""
+        return self.text or " ".join(self.value.split())
 
 
 def parse(tree: str) -> list[Line]:
@@ -51,21 +59,25 @@ def _parse(tree: str) -> tuple[Line, ...]:
     out = []
     for raw in tree.splitlines():
         if m := _LINE.match(raw):
-            name = ""
-            if m.group("name"):
-                try:
-                    name = str(ast.literal_eval(m.group("name")))
-                except (ValueError, SyntaxError):
-                    name = m.group("name")[1:-1]
+            name = _literal(m.group("name")) if m.group("name") else ""
             rest = m.group("rest")
             if ": " in rest and not name:
                 name = rest.split(": ", 1)[1]
             level = _LEVEL.search(rest)
+            value = _VALUE.search(rest)
             out.append(Line(len(m.group("indent")) // 2, m.group("bid"), m.group("role"), name,
-                            int(level.group(1)) if level else None))
+                            int(level.group(1)) if level else None,
+                            _literal(value.group("value")) if value else ""))
         elif m := _TEXT.match(raw):
             out.append(Line(len(m.group("indent")) // 2, None, "text", m.group("text")))
     return tuple(out)
+
+
+def _literal(quoted: str) -> str:
+    try:
+        return str(ast.literal_eval(quoted))
+    except (ValueError, SyntaxError):
+        return quoted[1:-1]
 
 
 def same_targets(lines: list[Line], role: str, name: str | None = None,
@@ -153,6 +165,15 @@ def stable_heading(line: Line) -> bool:
     ("#18 new defect"): item headings differ from one sibling task to the next."""
     return line.role == "heading" and bool(line.text) and not re.search(r"\d", line.text) \
         and (line.level is None or line.level >= 2)
+
+
+def section_heading(lines: list[Line], index: int) -> str:
+    """The nearest heading above this element that titles a section (level 2 or
+    lower: not the page's own title), whatever its text, or ""."""
+    for i in range(index - 1, -1, -1):
+        if lines[i].role == "heading":
+            return lines[i].text if (lines[i].level or 2) >= 2 else ""
+    return ""
 
 
 def headings_above(lines: list[Line], index: int) -> list[str]:

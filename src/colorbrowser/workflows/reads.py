@@ -62,7 +62,7 @@ def best_place(lines: list[page.Line], answer: str, params: dict[str, str],
     want = page.norm(answer)
     scored = []
     for index, line in enumerate(lines):
-        if values.occurs(want, page.norm(line.text)):
+        if values.occurs(want, page.norm(line.shown)):
             found = source_at(lines, index, answer, params)
             if found is not None:
                 scored.append((found[0], -index, found[1]))
@@ -125,15 +125,25 @@ def learn_reads(kept: list[Step], flow_steps: list[WorkflowStep], params: dict[s
     return out
 
 
+def anchored(source: AnswerSource) -> bool:
+    """Whether a place is told by more than counting: a label, the text around it, or a
+    name. An answer found on an earlier page only as "the 46th link" (a page number that
+    happens to be the count asked for) is a coincidence, not where the run read it."""
+    target = source.target or {}
+    return bool(source.label or source.around or target.get("name") or
+                str(target.get("contains") or "").strip())
+
+
 def answer_read(answer: str, kept: list[Step], flow_steps: list[WorkflowStep],
                 params: dict[str, str], source_at: SourceAt
                 ) -> tuple[list[WorkflowStep], AnswerSource] | None:
     """An answer that is not on the last page, read on an earlier page the run saw
-    (latest first): the steps with that reading, and the answer as its value."""
+    (latest first) at an ``anchored`` place: the steps with that reading, and the
+    answer as its value."""
     offset = len(flow_steps) - len(kept)
     for k in range(len(kept) - 1, -1, -1):
         source = best_place(page.parse(kept[k].observation or ""), answer, params, source_at)
-        if source is None:
+        if source is None or not anchored(source):
             continue
         taken = set(params) | {r.name for ws in flow_steps for r in ws.reads}
         name = values.unique_name("answer", taken)

@@ -348,14 +348,18 @@ class WorkflowRunner(Hook):
             self.heal = _Heal(index, reason, retry=False)
             return self._heal(view)
         self.waited = 0
-        if self.flow.answer is not None and self.flow.answer.total and not self.added:
-            # Added up in the open, so the verifier sees where the total came from.
+        source = self.flow.answer
+        if source is not None and (source.total or source.gather == "count") and \
+                not self.added:
+            # Added up (or counted) in the open, so the verifier sees where it came from.
             self.added = True
             text = format_action("calculate", [inst.total_expression(
-                self.flow.answer, view.obs, self.params)])
+                source, view.obs, self.params)])
             self.pending = _Pending("wait", index)
-            return Decision("the answer is a total: adding up the column it is read from",
-                            parse_action(text), text, Usage(), workflow=self._note(index))
+            return Decision("the answer is a total: adding up the column it is read from"
+                            if source.total else "the answer is a count: one for each "
+                            "place it counts", parse_action(text), text, Usage(),
+                            workflow=self._note(index))
         self.pending = _Pending("stop", index)
         return self._stop(view, answer)
 

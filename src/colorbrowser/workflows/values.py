@@ -163,3 +163,21 @@ def substitute_url(url: str, values: dict[str, str]) -> str:
                     r"(?![A-Za-z0-9_}])" + (r"(?!\.\d)" if form[-1].isdigit() else ""),
                     lambda _m, mark=mark: mark, rest)
     return head + rest
+
+
+SHAPED = re.compile(r"\d+(?:[-/.:]\d+)+")
+
+
+def shape_of(text: str) -> str | None:
+    """A number written with separators (a date, a time) as its shape, digits as 9
+    ("2024-07-20" -> "9999-99-99"); None for anything else."""
+    text = text.strip()
+    if not SHAPED.fullmatch(text) or len(text) > 40 or sum(c.isdigit() for c in text) < 4:
+        return None
+    return re.sub(r"\d", "9", text)
+
+
+def shape_pattern(shape: str) -> re.Pattern[str]:
+    """What a shape matches, as a word of its own."""
+    body = "".join(r"\d" if c == "9" else re.escape(c) for c in shape)
+    return re.compile(rf"(?<![\w.:/-])({body})(?![\w.:/-]?\d)")

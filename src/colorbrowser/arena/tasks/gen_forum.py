@@ -10,6 +10,16 @@ R = "__REDDIT__"
 USER = "urban_gardener86"
 SITES = ["reddit"]
 COMMENT_BOX = {"role": "textbox", "name": "Write comment..."}
+SEARCH_BOX = {"role": "searchbox", "name": ""}  # its "Search:" label is not tied to it
+
+
+def found_by_search(title: str) -> list:
+    """The steps that open a topic the goal names by its title, as a member would: the
+    forum's search, then the result of that title. Opening ``/topic/<id>/`` directly
+    would use a number the goal does not give, which no sibling task could imitate."""
+    return [f"goto('{R}/search/')", {"fill": SEARCH_BOX, "value": title},
+            {"press": SEARCH_BOX, "key": "Enter"},
+            {"click": {"role": "link", "name": title}}]
 
 
 def _sql(text: str) -> str:
@@ -57,29 +67,29 @@ def drafts(snap: Callable[[str], Snapshot]) -> list[Draft]:
 def _info(forum: Forum) -> list[Draft]:
     s, out = forum.s, []
     for tid in forum.pick(range(10, 60), 2):
-        title, path, _board = forum.topic(tid)
+        title, _path, _board = forum.topic(tid)
         replies = s.one("select count(*) - 1 from spirit_comment_comment where topic_id=?", tid)
         out.append(Draft(f"forum-replies-{tid}", SITES,
                          "How many replies does the topic \"{title}\" have?", {"title": title},
                          f"{R}/", exact(replies),
-                         [f"goto('{R}{path}')",
+                         [*found_by_search(title),
                           {"stop": str(replies), "wrong": str(replies + 1)}]))
     for tid in forum.pick(range(60, 120), 2):
-        title, path, _board = forum.topic(tid)
+        title, _path, _board = forum.topic(tid)
         author = s.one("select u.username from spirit_topic_topic t join auth_user u on "
                        "u.id=t.user_id where t.id=?", tid)
         out.append(Draft(f"forum-author-{tid}", SITES,
                          "Who started the topic \"{title}\"?", {"title": title}, f"{R}/",
                          exact(author),
-                         [f"goto('{R}{path}')", {"stop": author, "wrong": USER}]))
+                         [*found_by_search(title), {"stop": author, "wrong": USER}]))
     for tid in forum.pick(range(120, 200), 2):
-        title, path, _board = forum.topic(tid)
+        title, _path, _board = forum.topic(tid)
         likes = s.one("select likes_count from spirit_comment_comment where topic_id=? "
                       "order by date, id limit 1", tid)
         out.append(Draft(f"forum-first-post-likes-{tid}", SITES,
                          "How many likes did the opening post of \"{title}\" get?",
                          {"title": title}, f"{R}/", exact(likes),
-                         [f"goto('{R}{path}')",
+                         [*found_by_search(title),
                           {"stop": str(likes), "wrong": str(likes + 1)}]))
     for board in ("Photography", "Books"):
         cid, slug = forum.boards[board]
@@ -92,7 +102,7 @@ def _info(forum: Forum) -> list[Draft]:
                           {"click": {"role": "link", "name": board, "nth": 0}},
                           {"stop": top[0][0], "wrong": top[1][0]}]))
     for tid, phrase in ((6, "frost"), (3, "")):
-        title, path, _board = forum.topic(tid)
+        title, _path, _board = forum.topic(tid)
         replies = [r[0] for r in s.rows("select comment from spirit_comment_comment where "
                                         "topic_id=? order by date, id", tid)][1:]
         phrase = phrase or replies[0].split(".")[0].split()[-1]
@@ -100,7 +110,7 @@ def _info(forum: Forum) -> list[Draft]:
         out.append(Draft(f"forum-advice-{tid}", SITES,
                          "Summarise the advice people gave in the topic \"{title}\".",
                          {"title": title}, f"{R}/", fuzzy(" ".join(replies), phrase),
-                         [f"goto('{R}{path}')",
+                         [*found_by_search(title),
                           {"stop": " ".join(replies), "wrong": "Nobody replied."}]))
     return out
 

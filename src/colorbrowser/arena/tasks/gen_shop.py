@@ -194,7 +194,12 @@ def _dashboard(shop: Shop) -> list[Draft]:
         out.append(Draft(f"admin-stock-{pid}", site,
                          "How many units of the {product} are in stock?", {"product": title},
                          f"{A}/", exact(stock),
-                         [f"goto('{A}/catalogue/products/{pid}/')",
+                         # found by its title, as the product's number is not in the goal
+                         [f"goto('{A}/catalogue/')",
+                          {"fill": {"role": "textbox", "name": "Product title:"},
+                           "value": title},
+                          {"click": {"role": "button", "name": "Search"}},
+                          {"click": {"role": "link", "name": title}},
                           {"click": {"role": "link", "name": "Stock and pricing"}},
                           {"stop": str(stock), "wrong": str(stock + 1)}]))
     number = "100245"

@@ -89,7 +89,9 @@ def _info(site: Site) -> list[Draft]:
                          "Which commit is linked to issue #{number}? Give the first 8 "
                          "characters of its revision.", {"number": n}, f"{G}/",
                          includes(rev[:8]),
-                         [_issue(n), {"stop": rev[:8], "wrong": rev[8:16]}]))
+                         # the revision shows on the issue's "Associated revisions" tab
+                         [f"goto('{G}/issues/{n}?tab=changesets')",
+                          {"stop": rev[:8], "wrong": rev[8:16]}]))
     for ident, version in (("harbor", "1.3"), ("tidewatch", "2.0")):
         due = s.one("select v.effective_date from versions v join projects p on "
                     "p.id=v.project_id where p.identifier=? and v.name=?", ident, version)
@@ -97,7 +99,9 @@ def _info(site: Site) -> list[Draft]:
                          "When is version {version} of {project} due? Answer as YYYY-MM-DD.",
                          {"version": version, "project": site.projects[ident]}, f"{G}/",
                          exact(due),
-                         [f"goto('{G}/projects/{ident}/roadmap')",
+                         # with the completed versions: a version with no issues left
+                         # (Tidewatch 2.0) is listed only then
+                         [f"goto('{G}/projects/{ident}/roadmap?completed=1')",
                           {"stop": str(due), "wrong": "2024-12-31"}]))
     for ident, login in (("harbor", "gabriel"), ("ledgerly", "emily")):
         count = s.one("select count(*) from issues i join issue_statuses st on "
@@ -108,8 +112,11 @@ def _info(site: Site) -> list[Draft]:
                          "How many open bugs in {project} are assigned to {person}?",
                          {"project": site.projects[ident], "person": site.name[login]},
                          f"{G}/projects/{ident}/issues", exact(count),
+                         # the open bugs sorted by assignee, the person's rows counted
+                         # (a filter by person would need their id, which the goal
+                         # does not give)
                          [f"goto('{G}/projects/{ident}/issues?set_filter=1&tracker_id=1"
-                          f"&status_id=o&assigned_to_id={site.uid[login]}')",
+                          "&status_id=o&sort=assigned_to&per_page=100')",
                           {"stop": str(count), "wrong": str(count + 2)}]))
     top = s.rows("select c.name, count(*) from issues i join issue_categories c on "
                  "c.id=i.category_id join issue_statuses st on st.id=i.status_id where "
