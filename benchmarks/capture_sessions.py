@@ -20,12 +20,13 @@ from typing import Any, ClassVar
 from playwright.sync_api import BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
-from colorbrowser.actions import parse_action
+from colorbrowser.actions import parse_action, spec_for
 from colorbrowser.browser.capture import RawEvent, capture_for
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.browser.observe import observe
 from colorbrowser.browser.session import BrowserSession
 from colorbrowser.copilot.normalize import HumanAction, normalise
+from colorbrowser.types import Action
 
 PAGES = Path(__file__).parent / "capture_pages"
 # One copy of the issue-26 page, shared with the tests (its links are relative).
@@ -411,9 +412,25 @@ def replay(env: BrowserEnv, start: str, actions: list[HumanAction],
         env.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         env.reset(start)
     for act in actions:
-        env.observe()
-        env.step(parse_action(act.text()))
+        action = parse_action(act.text())
+        seen(env, action, wait)
+        env.step(action)
     return end_state(env.session)
+
+
+def seen(env: BrowserEnv, action: Action, wait: int) -> None:
+    """Observe until the element the action names is on the page, as the person saw it
+    when they acted (a suggestion list that comes a moment after the typing): the
+    person's script waits for it too. Up to ``wait`` ms; then the step reports the miss."""
+    spec = spec_for(action.name)
+    target = str(action.args[0]) if spec and spec.params and spec.params[0].kind == "bid" \
+        and action.args else None
+    deadline = time.monotonic() + wait / 1000
+    while True:
+        elements = env.observe().elements
+        if target is None or target in elements or time.monotonic() > deadline:
+            return
+        env.page.wait_for_timeout(100)
 
 
 # -- static files -------------------------------------------------------------------------
