@@ -370,6 +370,7 @@ _STATE = """() => {
 }"""
 
 
+QUIET_MS = 3000  # longest wait for a page's network to go quiet before its state is read
 _QUIET = "() => new Promise((done) => setTimeout(done, 0))"
 
 
@@ -386,7 +387,13 @@ def settle(browser: BrowserSession) -> None:
 
 
 def end_state(browser: BrowserSession) -> list[tuple[str, dict]]:
+    """Every tab's state once its network is quiet: what a page's scripts load after the
+    load event and then change (MediaWiki's modules take the full-text search button
+    out of the header's form) is in, for the person and the replay alike."""
     settle(browser)
+    for page in browser.pages:
+        with contextlib.suppress(PlaywrightError):  # a page that never goes quiet: go on
+            page.wait_for_load_state("networkidle", timeout=QUIET_MS)
     state = []
     for page in browser.pages:
         try:

@@ -7,10 +7,13 @@ import sys
 from pathlib import Path
 
 from colorbrowser.browser.env import BrowserEnv
+from colorbrowser.browser.session import BrowserSession
 from colorbrowser.config import BrowserSettings
+from colorbrowser.testing import serve_directory
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from capture_sessions import replay  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from capture_sessions import end_state, replay  # noqa: E402
 
 
 def test_the_replay_waits_for_a_suggestion_list_that_comes_after_the_typing(watched):
@@ -28,3 +31,18 @@ def test_the_replay_waits_for_a_suggestion_list_that_comes_after_the_typing(watc
     with BrowserEnv(BrowserSettings(action_timeout_ms=3000)) as env:
         replay(env, watched.url("late_list.html"), done, wait=3000)
         assert env.page.eval_on_selector("#parent", "e => e.value") == "Parma"
+
+
+def test_the_end_state_is_read_once_what_the_page_loads_late_has_changed_it():
+    """Found on MediaWiki: its modules, fetched after the load event, take the full-text
+    search button out of the form; read at the load event, the end state had the button
+    in one run and not in the other, though nobody's action differed."""
+    browser = BrowserSession(BrowserSettings(action_timeout_ms=3000)).start()
+    try:
+        with serve_directory(ROOT / "tests" / "pages", token="") as url:
+            browser.page.goto(f"{url}/copilot/late_module.html")
+            [(_, fields)] = end_state(browser)
+    finally:
+        browser.close()
+    assert "full" not in fields
+    assert fields["go"] == "Go"
