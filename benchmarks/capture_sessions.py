@@ -20,12 +20,13 @@ from typing import Any, ClassVar
 from playwright.sync_api import BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
-from colorbrowser.actions import parse_action
+from colorbrowser.actions import parse_action, spec_for
 from colorbrowser.browser.capture import RawEvent, capture_for
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.browser.observe import observe
 from colorbrowser.browser.session import BrowserSession
 from colorbrowser.copilot.normalize import HumanAction, normalise
+from colorbrowser.types import Action
 
 PAGES = Path(__file__).parent / "capture_pages"
 # One copy of the issue-26 page, shared with the tests (its links are relative).
@@ -369,6 +370,7 @@ _STATE = """() => {
 }"""
 
 
+QUIET_MS = 3000  # longest wait for a page's network to go quiet before its state is read
 _QUIET = "() => new Promise((done) => setTimeout(done, 0))"
 
 
@@ -385,7 +387,13 @@ def settle(browser: BrowserSession) -> None:
 
 
 def end_state(browser: BrowserSession) -> list[tuple[str, dict]]:
+    """Every tab's state once its network is quiet: what a page's scripts load after the
+    load event and then change (MediaWiki's modules take the full-text search button
+    out of the header's form) is in, for the person and the replay alike."""
     settle(browser)
+    for page in browser.pages:
+        with contextlib.suppress(PlaywrightError):  # a page that never goes quiet: go on
+            page.wait_for_load_state("networkidle", timeout=QUIET_MS)
     state = []
     for page in browser.pages:
         try:
@@ -411,9 +419,25 @@ def replay(env: BrowserEnv, start: str, actions: list[HumanAction],
         env.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         env.reset(start)
     for act in actions:
-        env.observe()
-        env.step(parse_action(act.text()))
+        action = parse_action(act.text())
+        seen(env, action, wait)
+        env.step(action)
     return end_state(env.session)
+
+
+def seen(env: BrowserEnv, action: Action, wait: int) -> None:
+    """Observe until the element the action names is on the page, as the person saw it
+    when they acted (a suggestion list that comes a moment after the typing): the
+    person's script waits for it too. Up to ``wait`` ms; then the step reports the miss."""
+    spec = spec_for(action.name)
+    target = str(action.args[0]) if spec and spec.params and spec.params[0].kind == "bid" \
+        and action.args else None
+    deadline = time.monotonic() + wait / 1000
+    while True:
+        elements = env.observe().elements
+        if target is None or target in elements or time.monotonic() > deadline:
+            return
+        env.page.wait_for_timeout(100)
 
 
 # -- static files -------------------------------------------------------------------------

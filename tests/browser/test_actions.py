@@ -145,6 +145,32 @@ def test_goto_back_and_forward(env, page_url):
     assert env.observe().title == "Page two"
 
 
+def test_goto_the_address_the_tab_shows_reloads_it_keeping_the_scroll(env, pages_url):
+    """A person's reload is normalised to a goto of the address the tab shows; done as
+    a fresh load, the replay ended at the top of a page the person had scrolled."""
+    url = f"{pages_url}/copilot/long.html"
+    env.reset(url)
+    assert env.step("scroll(0, 1500)").ok
+    env.page.evaluate("window.loadedBefore = true")
+    assert env.step(f"goto('{url}')").ok
+    assert env.page.evaluate("window.loadedBefore === undefined")  # loaded again
+    env.page.wait_for_function("scrollY > 0")
+    assert env.page.evaluate("scrollY") == 1500
+
+
+def test_goto_the_address_of_a_form_posts_answer_loads_it_without_posting(env, page_url):
+    env.reset(page_url("post_form.html"))
+    with env.page.expect_navigation():
+        env.page.click("#send")
+    shown = env.page.url
+    methods: list[str] = []
+    env.page.on("request", lambda r: methods.append(r.method)
+                if r.is_navigation_request() else None)
+    assert env.step(f"goto('{shown}')").ok
+    assert env.page.url == shown
+    assert methods == ["GET"]
+
+
 def test_goto_without_scheme_uses_http(env, page_url):
     env.reset()
     bare = page_url("page1.html").removeprefix("http://")

@@ -19,9 +19,16 @@ def checked_target(ctx: StepContext, url: str, action: str) -> str:
 
 
 def goto(ctx: StepContext, url: str) -> ActionResult:
+    """Open ``url``. The address the tab already shows is reloaded, so the page keeps
+    its scroll position as after a reload (a person's reload becomes a goto of that
+    address in copilot mode), unless it is a form post's answer: that would post again."""
     target = checked_target(ctx, url, "goto")
+    page = ctx.page
     try:
-        response = ctx.page.goto(target, wait_until="domcontentloaded")
+        if target == page.url and not ctx.session.shows_post_result(page):
+            response = page.reload(wait_until="domcontentloaded")
+        else:
+            response = page.goto(target, wait_until="domcontentloaded")
     except PlaywrightError as exc:
         raise ActionFailed(nav_error(target, exc, ctx)) from None
     if response is not None and response.status >= 400:

@@ -57,6 +57,8 @@ class _NavState:
     commits: int = 0
     failed: tuple[str, str] | None = None  # (url, reason) of the last failed navigation
     last_good: str | None = None  # last URL that loaded (for the network watchdog)
+    method: str = ""  # of the last main-frame navigation request started
+    posted: bool = False  # the document shown came from a form post (no silent reload)
 
 
 class BrowserSession:
@@ -217,6 +219,7 @@ class BrowserSession:
             try:
                 if req.is_navigation_request() and req.frame.parent_frame is None:
                     nav.inflight.add(req)
+                    nav.method = req.method.upper()
             except PlaywrightError:
                 pass
 
@@ -224,6 +227,8 @@ class BrowserSession:
             if frame.parent_frame is None:
                 nav.commits += 1
                 nav.inflight.clear()
+                if nav.method:  # a document load, not a same-document move
+                    nav.posted, nav.method = nav.method not in ("GET", "HEAD"), ""
                 if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
 
@@ -489,6 +494,11 @@ class BrowserSession:
     def navigation_mark(self, page: Page) -> int:
         nav = self._nav.get(page)
         return nav.commits if nav else 0
+
+    def shows_post_result(self, page: Page) -> bool:
+        """The tab's document is the answer to a form post: reloading it posts again."""
+        nav = self._nav.get(page)
+        return bool(nav and nav.posted)
 
     def navigation_pending(self, page: Page) -> bool:
         nav = self._nav.get(page)
