@@ -299,8 +299,11 @@ class Bench:
         browser = base.browser.model_copy(update={"screenshots": False})
         paths = base.paths.model_copy(update={"knowledge": self.out / "kb.sqlite"})
         hitl = base.hitl.model_copy(update={"interactive": False})
+        # One call of the offline model can outlast the client's default timeout on a
+        # loaded machine; every retry then starts the call again (--model-timeout).
+        model = base.model.model_copy(update={"timeout": self.args.model_timeout})
         return base.model_copy(update={"agent": agent, "browser": browser, "paths": paths,
-                                       "hitl": hitl})
+                                       "hitl": hitl, "model": model})
 
 
 def family_key(family: Family) -> str:
@@ -787,6 +790,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--max-steps", type=int, default=10,
                    help="decisions of the Operator-alone arm (each one a model call)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per episode")
+    p.add_argument("--model-timeout", type=float, default=120.0,
+                   help="seconds one call of the offline model may take (the client's "
+                        "timeout; a call that outlasts it is retried from the start)")
     p.add_argument("--explore-budget", type=int, default=150,
                    help="browser actions the explorer spends per app for the "
                         "from-exploration figure (0: not run)")
