@@ -16,7 +16,8 @@ pages, exploration and the copilot's second pass.
    step. Success is the task's own evaluator; model calls and prompt tokens are the
    episode's usage; wall time is the episode's. The Operator-alone arm is slow on two
    cores: ``--operator-sample N`` runs it on the first N held-out instances of each
-   family (the table says how many ran).
+   family (the table says how many ran). ``heldout_success`` is over all held-out
+   tasks: those of a family that taught no workflow count as failed (not run).
 3. **Near the limit.** For each task the workflow solved without the Operator, the same
    resolved actions (its steps with the task's values) run again as a bare Playwright
    script on a fresh reset: ``get_by_role`` and the action, ``wait_for_load_state()``
@@ -588,6 +589,9 @@ def report(bench: Bench, fams: list[Family], explored: Explored, elapsed: float)
     alone = [o for o in ran if o.handed == 0]
     say(f"workflow ran on {len(ran)}/{len(wf)} held-out tasks; without the Operator on "
         f"{len(alone)}; solved {sum(o.success for o in ran)}")
+    success = sum(o.success for o in wf)
+    say(f"held-out success over all {heldout_tasks} held-out tasks: {success} "
+        f"({pct(success, heldout_tasks)}; a family that taught nothing counts as failed)")
     by_group: dict[str, list[Outcome]] = defaultdict(list)
     for o in wf:
         by_group[o.family.split(":")[0]].append(o)
@@ -638,8 +642,7 @@ def report(bench: Bench, fams: list[Family], explored: Explored, elapsed: float)
     say("copilot second pass with workflows: see benchmarks/copilot_study.py "
         "(not run here)")
     say(f"outcomes and run folders: {bench.out} ({elapsed:.0f} s)")
-    success = sum(o.success for o in wf)
-    say(f"workflows: families {len(fams)}, heldout_success {pct(success, len(wf))}, "
+    say(f"workflows: families {len(fams)}, heldout_success {pct(success, heldout_tasks)}, "
         f"model_calls_saved {f'{100 * saved:.0f}%' if saved is not None else '-'}, "
         f"wrong_element {wrong_wf}, healed {healed}, "
         f"from_exploration {exploration_figure(explored)}, "
