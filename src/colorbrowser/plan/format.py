@@ -118,7 +118,7 @@ class Target:
             out["contains"] = self.contains
         if self.nth:
             out["nth"] = self.nth
-        if self.ends:
+        if self.ends and self.contains is not None:
             out["ends"] = True
         return out
 
