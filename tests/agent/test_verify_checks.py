@@ -360,3 +360,48 @@ def test_an_episode_without_a_stop_is_unverified():
     verdict = verify(told)
     assert verdict.verdict == "unverified"
     assert verdict.reasons == ["the episode ended without an answer (step_limit)"]
+
+
+def test_a_quote_the_tree_splits_at_a_link_is_shown_but_words_of_two_elements_are_not():
+    """Redmine renders "#66" in a comment as a link, so the posted sentence is three
+    lines of the tree; it is shown all the same. Words of the same sentence spread over
+    two elements (two paragraphs, or either side of a list) are no text the page shows."""
+    goal = ('Add a comment to issue #66 that says "Same problem as Trac ticket #66: " '
+            "followed by that ticket's title.")
+    saved = Evidence(requests=[post("http://h/issues/66", 302), doc("http://h/issues/66", 200)])
+    steps = [step(1, "fill('7', 'Same problem as Trac ticket #66: Tag renaming fails')"),
+             step(2, "click('9')", evidence=saved)]
+    split = ("[110] paragraph\n"
+             "  text: Same problem as Trac ticket\n"
+             "  [115] link '#66'\n"
+             "  text: : Tag renaming fails\n")
+    shown = verify(proof(goal, "", steps, final_url="http://h/issues/66", final_text=split))
+    assert shown.verified, shown.reasons
+    apart = ("[110] paragraph\n"
+             "  text: Same problem as Trac ticket\n"
+             "[111] paragraph\n"
+             "  [115] link '#66'\n"
+             "  text: : Tag renaming fails\n")
+    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
+                            final_text=apart)).verified
+    across_a_list = ("[110] paragraph\n"
+                     "  text: Same problem as Trac ticket\n"
+                     "  [112] list\n"
+                     "    [113] listitem: one\n"
+                     "  [115] link '#66'\n"
+                     "  text: : Tag renaming fails\n")
+    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
+                            final_text=across_a_list)).verified
+    inside_a_child = ("[110] paragraph\n"
+                      "  text: Same problem as Trac ticket\n"
+                      "  [115] link '#66'\n"
+                      "    [116] image 'ticket'\n"
+                      "  text: : Tag renaming fails\n")
+    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
+                            final_text=inside_a_child)).verified
+
+
+def test_pieces_joined_at_a_link_make_no_number_the_page_does_not_show():
+    page = "[4] paragraph\n  text: Version 1\n  [5] link '.5'\n  text: is out\n"
+    steps = [step(1, "scroll(0, 1)", page=page)]
+    assert verify(proof("Which version is out?", "1.5", steps)).verdict == "refuted"

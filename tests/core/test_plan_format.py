@@ -69,6 +69,19 @@ def test_a_target_prefers_visible_elements_and_counts_matches_in_page_order():
         "click('4')"
 
 
+def test_a_part_that_ends_the_name_is_not_found_in_the_middle_of_another():
+    """An issue's link ends with its subject; a commit's that mentions it goes on."""
+    obs = page(("1", "link", "Revision 1a2b (harbor): Add ignore rules (refs #77)", True),
+               ("2", "link", "Feature #77 (New): Add ignore rules", True))
+    ends = {"click": {"role": "link", "contains": "add IGNORE rules", "ends": True}}
+    assert parse_step(ends).action_text(obs) == "click('2')"
+    assert parse_step({"click": {"role": "link", "contains": "add ignore rules"}}
+                      ).action_text(obs) == "click('1')"
+    assert parse_step(ends).describe() == \
+        "click the link containing 'add IGNORE rules' at the end"
+    assert parse_step(parse_step(ends).to_data()) == parse_step(ends)
+
+
 def test_a_missing_target_is_an_oracle_miss_that_names_it():
     step = parse_step({"click": {"role": "link", "name": "Orders"}})
     with pytest.raises(OracleMiss, match=re.escape("the link 'Orders' is not on http://127.0.0.1:8103/")):
@@ -100,6 +113,8 @@ def test_steps_read_as_instructions_for_a_person():
     ({"click": {"name": "A"}}, "needs a role"),
     ({"click": {"role": "link"}}, "exactly one of name or contains"),
     ({"click": {"role": "link", "name": "A", "near": "B"}}, "unknown target key 'near'"),
+    ({"click": {"role": "link", "name": "A", "ends": True}}, "only beside contains"),
+    ({"click": {"role": "link", "contains": "A", "ends": "yes"}}, "ends is true or false"),
     ({"fill": {"role": "textbox", "name": "A"}}, "fill needs value"),
     ({"click": {"role": "link", "name": "A"}, "wrong": "B"}, "no value for 'wrong'"),
     ({"fill": {"role": "textbox", "name": "A"}, "value": "x",

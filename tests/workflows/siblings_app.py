@@ -47,6 +47,13 @@ TOPICS = {12: ("Help: my compost pile is cold", [
               ("misty_nomad", "My bread is soggy. Any tips?"),
               ("urban_gardener", "Bake it ten minutes longer."),
               ("clever_fox", "A hotter oven helped me.")])}
+# What the site's search finds besides products, as Redmine lists it: an issue's link
+# ends with its subject; a commit's link mentions an issue's subject and then "(refs #N)".
+FOUND = {30: "Bug #30 (New): Link expiry is very slow for albums with videos",
+         208: "Feature #208 (In Progress): E-mail notifications crash when the mail server "
+              "rejects the sender"}
+COMMITS = ["Revision 1a2b3c4d (tidewatch): E-mail notifications crash when the mail server "
+           "rejects the sender (refs #208)"]
 
 
 def slug(text: str) -> str:
@@ -118,7 +125,12 @@ def handler(state: AppState, kind: str):
                 items = "".join(f"<li><a href='/catalogue/{slug(n)}_{i}/'>{html.escape(n)}"
                                 "</a></li>" for i, (n, _) in PRODUCTS.items()
                                 if want and want in n.lower())
-                return ("Results", f"<h1>Results</h1><h2>Products</h2><ul>{items}</ul>")
+                found = [(f"/commits/{n}", c) for n, c in enumerate(COMMITS)] + [
+                    (f"/issues/{n}", text) for n, text in FOUND.items()]
+                terms = "".join(f"<dt><a href='{url}'>{html.escape(text)}</a></dt>"
+                                for url, text in found if want and want in text.lower())
+                return ("Results", f"<h1>Results</h1><h2>Products</h2><ul>{items}</ul>"
+                        f"<dl>{terms}</dl>")
             if m := re.fullmatch(r"/catalogue/([a-z0-9-]+)_(\d+)/", path):
                 name, price = PRODUCTS.get(int(m.group(2)), ("", ""))
                 if name and slug(name) == m.group(1):
@@ -170,8 +182,13 @@ def handler(state: AppState, kind: str):
             if m := re.fullmatch(r"/issues/(\d+)", path):
                 number = int(m.group(1))
                 subject = (state.issues[number - 1][1] if 0 < number <= len(state.issues)
+                           else FOUND[number].split(": ", 1)[1] if number in FOUND
                            else f"Issue {number}")
-                notes = "".join(f"<p>{html.escape(n)}</p>" for n in state.comments.get(number, []))
+                # "#93" in a comment is a link, as Redmine renders it: the tree shows the
+                # comment in pieces.
+                notes = "".join("<p>" + re.sub(r"#(\d+)", r"<a href='/issues/\1'>#\1</a>",
+                                                html.escape(n)) + "</p>"
+                                for n in state.comments.get(number, []))
                 return (f"Issue {number}", f"<h1>{html.escape(subject)}</h1>{notes}"
                         "<form method='post'><label>Comment <textarea name='comment'>"
                         "</textarea></label><button>Submit</button></form>")

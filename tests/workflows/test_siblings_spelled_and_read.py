@@ -16,7 +16,7 @@ from colorbrowser.run.factory import build_episode
 from colorbrowser.workflows.learn import learn
 
 from .conftest import no_model, run, settings
-from .siblings_app import BUGS, OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
+from .siblings_app import BUGS, FOUND, OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
 
 
 @pytest.fixture
@@ -81,6 +81,24 @@ def test_a_product_page_addressed_by_slug_and_id_is_expected_for_the_sibling(sit
     other, other_price = PRODUCTS[140]
     result = sibling(f"How much does the {other} cost?", f"{sites.store}/", env, tmp_path, kb)
     assert result.answer == other_price
+
+
+def test_an_issue_found_by_its_subject_is_not_a_commit_that_mentions_it(sites, env,
+                                                                       tmp_path):
+    """The teacher's issue link ends with its subject ("Bug #30 (New): ..."); the
+    sibling's results list a commit "... (refs #208)" first, which holds the subject too:
+    no look-alike of an issue's link, so the issue is opened and the commit never is."""
+    kb = tmp_path / "kb.db"
+    search = {"role": "textbox", "name": "Search"}
+    subject = FOUND[30].split(": ", 1)[1]
+    flow = teach(f'Open the issue "{subject}".', f"{sites.store}/",
+                 [{"fill": search, "value": subject}, {"press": search, "key": "Enter"},
+                  {"click": {"role": "link", "contains": "#30 ("}}], env, tmp_path, kb)
+    assert flow.steps[-1].step == {"click": {"role": "link", "contains": "{{issue}}",
+                                             "ends": True}}
+    other = FOUND[208].split(": ", 1)[1]
+    sibling(f'Open the issue "{other}".', f"{sites.store}/", env, tmp_path, kb)
+    assert env.page.url == f"{sites.store}/issues/208"
 
 
 def test_an_answer_seen_before_the_last_page_is_read_where_it_was_seen(sites, env,

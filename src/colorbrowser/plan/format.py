@@ -28,12 +28,13 @@ plain data. A plan is a list of steps; each step is either
         wrong: "18"
 
 A target has a ``role`` and either an exact ``name`` (spaces collapsed) or a part of
-it (``contains``); ``nth`` picks among several matches in page order (default the
-first). Visible elements are preferred. ``__SITE__`` placeholders are filled from the
-environment (``WA_*`` variables), as in task files. Any mapping step may add
-``expect: <target>``: what the page shows once the step has taken effect (a like
-counter that changes in place); the replay agent waits for it before going on, as it
-waits (up to three observations) for a step's own target.
+it (``contains``), with ``ends: true`` when that part ends the name (an issue's link
+"Bug #30 (New): <subject>", not a commit's "<subject> (refs #30)"); ``nth`` picks among
+several matches in page order (default the first). Visible elements are preferred.
+``__SITE__`` placeholders are filled from the environment (``WA_*`` variables), as in
+task files. Any mapping step may add ``expect: <target>``: what the page shows once the
+step has taken effect (a like counter that changes in place); the replay agent waits
+for it before going on, as it waits (up to three observations) for a step's own target.
 
 API: ``parse_plan(items) -> Plan``, ``Plan.encode() -> list[str]`` (one string per
 step, what a replay job carries), ``decode_step(text) -> Step``,
@@ -58,7 +59,7 @@ from colorbrowser.types import ElementInfo, Observation
 
 ENCODED = "oracle:"  # prefix of a mapping step carried as a string
 RANDOM = "random"  # a step of the random agent (plan/random_agent.py)
-TARGET_KEYS = {"role", "name", "contains", "nth"}
+TARGET_KEYS = {"role", "name", "contains", "nth", "ends"}
 STEP_KEYS = {"wrong", "expect"}  # what a mapping step may hold besides its action
 _PLACEHOLDER = re.compile(r"__[A-Z][A-Z_]*__")
 
@@ -77,14 +78,22 @@ class Target:
     name: str | None = None
     contains: str | None = None
     nth: int = 0
+    ends: bool = False  # ``contains`` ends the name
 
     def matches(self, element: ElementInfo) -> bool:
         if element.role.lower() != self.role.lower():
             return False
-        name = _squash(element.name)
+        return self.fits(element.name)
+
+    def fits(self, name: str) -> bool:
+        """Whether an element's name is this target's name (or holds its part)."""
+        name = _squash(name)
         if self.name is not None:
             return name == _squash(self.name)
-        return self.contains is None or _squash(self.contains).lower() in name.lower()
+        if self.contains is None:
+            return True
+        part = _squash(self.contains).lower()
+        return name.lower().endswith(part) if self.ends else part in name.lower()
 
     def find(self, obs: Observation) -> ElementInfo:
         found = [e for e in obs.elements.values() if self.matches(e)]
@@ -96,7 +105,8 @@ class Target:
 
     def describe(self) -> str:
         label = (repr(self.name) if self.name is not None
-                 else f"containing {self.contains!r}" if self.contains else "")
+                 else f"containing {self.contains!r}" + (" at the end" if self.ends else "")
+                 if self.contains else "")
         which = f" (match {self.nth + 1})" if self.nth else ""
         return f"the {self.role} {label}".rstrip() + which
 
@@ -108,6 +118,8 @@ class Target:
             out["contains"] = self.contains
         if self.nth:
             out["nth"] = self.nth
+        if self.ends and self.contains is not None:
+            out["ends"] = True
         return out
 
 
@@ -249,7 +261,10 @@ def _target(raw: Any, where: str) -> Target:
         raise ValueError(f"{where}: name and contains are text")
     if isinstance(nth, bool) or not isinstance(nth, int) or nth < 0:
         raise ValueError(f"{where}: nth is a whole number from 0")
-    return Target(role.strip(), name, contains, nth)
+    ends = raw.get("ends", False)
+    if not isinstance(ends, bool) or (ends and contains is None):
+        raise ValueError(f"{where}: ends is true or false, and only beside contains")
+    return Target(role.strip(), name, contains, nth, ends)
 
 
 def parse_step(raw: Any, where: str = "step") -> Step:

@@ -379,7 +379,8 @@ class _Builder:
             names.without_count(_target(role, self._value(name)))
         if "contains" in target:
             same = page.same_targets(lines, role,
-                                     contains=fill_text(target["contains"], self.params))
+                                     contains=fill_text(target["contains"], self.params),
+                                     ends=target.get("ends", False))
         else:
             same = page.same_targets(lines, role, name=name)
         if index in same and same.index(index):
@@ -431,13 +432,19 @@ class _Builder:
 def _target(role: str, name: str) -> dict[str, Any]:
     """A target by its whole name; by the words that hold a goal value when the rest
     of a long name would differ from one sibling to the next ("[1329514]: Support
-    resumable imports (refs #{{ticket}})" -> contains "#{{ticket}})")."""
+    resumable imports (refs #{{ticket}})" -> contains "#{{ticket}})"). Words that end
+    the name end a sibling's too: "Bug #30 (New): {{subject}}" is an issue's link, and a
+    commit's "{{subject}} (refs #77)" that only mentions the value is no look-alike."""
     literal = values.PARAM_MARK.sub("", name)
     if "{{" not in name or len(literal.strip()) <= 12:
         return {"role": role, "name": name}
     words = name.split()
     marked = [i for i, word in enumerate(words) if values.PARAM_MARK.search(word)]
-    return {"role": role, "contains": " ".join(words[marked[0]:marked[-1] + 1])}
+    target: dict[str, Any] = {"role": role,
+                              "contains": " ".join(words[marked[0]:marked[-1] + 1])}
+    if marked[-1] == len(words) - 1:
+        target["ends"] = True
+    return target
 
 
 def _answer_source(answer: str, steps: list[Step], params: dict[str, str], run_dir: Path

@@ -81,13 +81,15 @@ def _literal(quoted: str) -> str:
 
 
 def same_targets(lines: list[Line], role: str, name: str | None = None,
-                 contains: str | None = None) -> list[int]:
-    """Lines a target of this role and name (or part of a name) could be: learning
-    records how many there were, and the runner wants as many on the live page."""
+                 contains: str | None = None, *, ends: bool = False) -> list[int]:
+    """Lines a target of this role and name (or part of a name; ``ends``: the part that
+    ends the name) could be: learning records how many there were, and the runner wants
+    as many on the live page."""
     if contains is not None:
         part = " ".join(contains.split()).lower()
         return [i for i, line in enumerate(lines)
-                if line.bid and line.role == role and part in line.text.lower()]
+                if line.bid and line.role == role and (
+                    line.text.lower().endswith(part) if ends else part in line.text.lower())]
     whole = " ".join((name or "").split())
     return [i for i, line in enumerate(lines)
             if line.bid and line.role == role and line.text == whole]

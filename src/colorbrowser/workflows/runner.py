@@ -200,7 +200,8 @@ class WorkflowRunner(Hook):
         if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
             # makes it a guess (a row-picked target is told by its row)
             live = page.same_targets(page.parse(obs.axtree), step.target.role,
-                                     step.target.name, step.target.contains)
+                                     step.target.name, step.target.contains,
+                                     ends=step.target.ends)
             if len(live) > 1:
                 return Miss(f"the page shows {len(live)} of {step.target.describe()} where "
                             "the learned page showed one: which one is meant cannot be "

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from colorbrowser.agent.verify.tree import inline_runs
 from colorbrowser.evidence import Evidence
 from colorbrowser.steps import Step
 
@@ -136,10 +137,13 @@ class Observed:
     def add(self, text: str) -> None:
         if not text:
             return
+        runs = inline_runs(text)  # a text the tree split at a link, read whole
         text = _BID.sub(r"\1 ", text)  # element ids are the tree's numbers, not the page's
         self.text += "\n" + flat(text)
+        if runs:
+            self.text += "\n" + "\n".join(flat(run) for run in runs)
         self.numbers |= {v for _, v in numbers_in(text)}
-        self.dates |= {iso for _, iso in dates_in(text)}
+        self.dates |= {iso for part in (text, *runs) for _, iso in dates_in(part)}
 
     def holds(self, value: Value) -> bool:
         if value.kind == "number":
