@@ -375,30 +375,30 @@ def test_a_quote_the_tree_splits_at_a_link_is_shown_but_words_of_two_elements_ar
              "  text: Same problem as Trac ticket\n"
              "  [115] link '#66'\n"
              "  text: : Tag renaming fails\n")
-    shown = verify(proof(goal, "", steps, final_url="http://h/issues/66", final_text=split))
-    assert shown.verified, shown.reasons
+
+    def shown(page: str):
+        return verify(proof(goal, "", steps, final_url="http://h/issues/66", final_text=page))
+
+    assert shown(split).verified, shown(split).reasons
     apart = ("[110] paragraph\n"
              "  text: Same problem as Trac ticket\n"
              "[111] paragraph\n"
              "  [115] link '#66'\n"
              "  text: : Tag renaming fails\n")
-    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
-                            final_text=apart)).verified
+    assert not shown(apart).verified
     across_a_list = ("[110] paragraph\n"
                      "  text: Same problem as Trac ticket\n"
                      "  [112] list\n"
                      "    [113] listitem: one\n"
                      "  [115] link '#66'\n"
                      "  text: : Tag renaming fails\n")
-    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
-                            final_text=across_a_list)).verified
+    assert not shown(across_a_list).verified
     inside_a_child = ("[110] paragraph\n"
                       "  text: Same problem as Trac ticket\n"
                       "  [115] link '#66'\n"
                       "    [116] image 'ticket'\n"
                       "  text: : Tag renaming fails\n")
-    assert not verify(proof(goal, "", steps, final_url="http://h/issues/66",
-                            final_text=inside_a_child)).verified
+    assert not shown(inside_a_child).verified
 
 
 def test_pieces_joined_at_a_link_make_no_number_the_page_does_not_show():
