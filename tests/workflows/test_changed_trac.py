@@ -11,6 +11,7 @@ import pytest
 from colorbrowser.agent.operator import Operator
 from colorbrowser.agent.trajectory import load_steps
 from colorbrowser.arena.pagechanges import ChangedPages, PageChange
+from colorbrowser.errors import ModelError
 from colorbrowser.knowledge.workflow import Workflow, WorkflowStep
 from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.testing import act
@@ -97,6 +98,20 @@ def test_a_removed_control_is_not_replaced_by_its_neighbour(trac_url, env, tmp_p
     assert result.status == "aborted" and runner.report.renamed == 0
     assert not any(s.target and s.executed for s in steps)
     assert env.page.url == f"{trac_url}/" and pages.wrong.count == 0
+
+
+def test_a_step_handed_to_an_operator_that_fails_still_counts_as_handed(
+        trac_url, env, tmp_path):
+    """The benchmark's "handed" column: a hand-over is counted when it is made, so a
+    run whose Operator has no model (it fails) does not read as never handed over."""
+    flow = reports_flow(env, trac_url)
+    changed(env, trac_url, "remove")
+    model = ScriptedModel([ModelError("no model here (scripted)")])
+    runner = WorkflowRunner(flow, {}, Operator(model, send_screenshot=False))
+    _, result = run(GOAL, f"{trac_url}/", settings(tmp_path), model, env, tmp_path / "run",
+                    decider=runner, hooks=[runner])
+    assert result.status == "error"
+    assert runner.report.operator_calls == 1
 
 
 def test_a_renamed_control_that_shares_no_word_with_its_name_is_not_taken(

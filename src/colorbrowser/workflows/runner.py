@@ -381,8 +381,8 @@ class WorkflowRunner(Hook):
         """One decision of the Operator, with the workflow as guidance."""
         guidance = guidance_text(self.flow, self.params, current=index if healed else None,
                                  done=index, reason=reason or "")
+        self.report.operator_calls += 1  # handed over, even if the Operator then fails
         decision = self.operator.decide(dataclasses.replace(view, guidance=guidance))
-        self.report.operator_calls += 1
         element = None
         if decision.action is not None and decision.action.args:
             element = view.obs.elements.get(str(decision.action.args[0]))
