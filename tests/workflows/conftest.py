@@ -15,6 +15,7 @@ from colorbrowser.llm.scripted import ScriptedModel
 from colorbrowser.run.factory import build_episode
 
 from ..arena.conftest import arena_cache, free_base, own_cache  # noqa: F401 (fixture)
+from .siblings_app import SiblingSites
 
 WORKFLOW_TRAC_PORT = 18503
 
@@ -44,6 +45,14 @@ def env():
     env = BrowserEnv(BrowserSettings(action_timeout_ms=3000))
     yield env
     env.close()
+
+
+@pytest.fixture
+def sites():
+    """The loopback store and Trac-like site of the sibling tests (siblings_app.py)."""
+    both = SiblingSites()
+    yield both
+    both.close()
 
 
 def change_pages(env: BrowserEnv, script: str) -> None:

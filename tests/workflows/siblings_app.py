@@ -56,6 +56,14 @@ COMMITS = ["Revision 1a2b3c4d (tidewatch): E-mail notifications crash when the m
            "rejects the sender (refs #208)"]
 
 
+SEARCH = {"role": "textbox", "name": "Search"}
+
+
+def searched(text: str) -> list[dict]:
+    """Plan steps: ``text`` typed into the site's search box, then Enter."""
+    return [{"fill": SEARCH, "value": text}, {"press": SEARCH, "key": "Enter"}]
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 

@@ -6,25 +6,13 @@ page shows the poster's initial just before it."""
 
 from __future__ import annotations
 
-import pytest
-
-from .siblings_app import PRODUCTS, ROADMAPS, STOCK, TOPICS, SiblingSites
+from .siblings_app import PRODUCTS, ROADMAPS, STOCK, TOPICS, searched
 from .test_siblings_spelled_and_read import sibling, teach
-
-SEARCH = {"role": "textbox", "name": "Search"}
-
-
-@pytest.fixture
-def sites():
-    both = SiblingSites()
-    yield both
-    both.close()
 
 
 def found(title: str, answer: str) -> list:
     """The oracle's way to a topic the goal names: the forum's search, then the topic."""
-    return [{"fill": SEARCH, "value": title}, {"press": SEARCH, "key": "Enter"},
-            {"click": {"role": "link", "name": title}}, {"stop": answer}]
+    return [*searched(title), {"click": {"role": "link", "name": title}}, {"stop": answer}]
 
 
 def replies(topic: int) -> list[str]:
@@ -74,8 +62,7 @@ def test_a_value_shown_only_in_an_unlabelled_field_is_read_under_its_column(site
     goal = "How many units of the {} are in stock?"
     name = PRODUCTS[5][0]
     flow = teach(goal.format(name), start,
-                 [{"fill": SEARCH, "value": name}, {"press": SEARCH, "key": "Enter"},
-                  {"click": {"role": "link", "name": name}},
+                 [*searched(name), {"click": {"role": "link", "name": name}},
                   {"click": {"role": "link", "name": "Stock and pricing"}},
                   {"stop": str(STOCK[5])}], env, tmp_path, kb)
     assert (flow.answer.label, flow.answer.label_kind) == ("Num in stock", "column")

@@ -16,14 +16,7 @@ from colorbrowser.run.factory import build_episode
 from colorbrowser.workflows.learn import learn
 
 from .conftest import no_model, run, settings
-from .siblings_app import BUGS, FOUND, OPEN_CLOSED, PRODUCTS, TICKETS, SiblingSites
-
-
-@pytest.fixture
-def sites():
-    both = SiblingSites()
-    yield both
-    both.close()
+from .siblings_app import BUGS, FOUND, OPEN_CLOSED, PRODUCTS, TICKETS, searched
 
 
 def teach(goal: str, start: str, plan: list, env, tmp_path, kb):
@@ -72,9 +65,8 @@ def test_a_product_page_addressed_by_slug_and_id_is_expected_for_the_sibling(sit
                                                                              tmp_path):
     kb = tmp_path / "kb.db"
     name, price = PRODUCTS[5]
-    search = {"role": "textbox", "name": "Search"}
     flow = teach(f"How much does the {name} cost?", f"{sites.store}/",
-                 [{"fill": search, "value": name}, {"press": search, "key": "Enter"},
+                 [*searched(name),
                   {"click": {"role": "link", "name": name}}, {"stop": price}],
                  env, tmp_path, kb)
     assert flow.steps[-1].expect_url == f"{sites.store}/catalogue/{{{{value_slug}}}}_*/*"
@@ -89,10 +81,9 @@ def test_an_issue_found_by_its_subject_is_not_a_commit_that_mentions_it(sites, e
     sibling's results list a commit "... (refs #208)" first, which holds the subject too:
     no look-alike of an issue's link, so the issue is opened and the commit never is."""
     kb = tmp_path / "kb.db"
-    search = {"role": "textbox", "name": "Search"}
     subject = FOUND[30].split(": ", 1)[1]
     flow = teach(f'Open the issue "{subject}".', f"{sites.store}/",
-                 [{"fill": search, "value": subject}, {"press": search, "key": "Enter"},
+                 [*searched(subject),
                   {"click": {"role": "link", "contains": "#30 ("}}], env, tmp_path, kb)
     assert flow.steps[-1].step == {"click": {"role": "link", "contains": "{{issue}}",
                                              "ends": True}}
@@ -105,9 +96,8 @@ def test_an_answer_seen_before_the_last_page_is_read_where_it_was_seen(sites, en
                                                                        tmp_path):
     kb = tmp_path / "kb.db"
     name, price = PRODUCTS[5]
-    search = {"role": "textbox", "name": "Search"}
     flow = teach(f"How much does the {name} cost? Then go back home.", f"{sites.store}/",
-                 [{"fill": search, "value": name}, {"press": search, "key": "Enter"},
+                 [*searched(name),
                   {"click": {"role": "link", "name": name}},
                   {"click": {"role": "link", "name": "Home"}}, {"stop": price}],
                  env, tmp_path, kb)
