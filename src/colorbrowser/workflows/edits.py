@@ -6,28 +6,15 @@ rebuilt from the sibling's page either."""
 
 from __future__ import annotations
 
-import ast
-import re
-
 from colorbrowser.errors import UserError
+from colorbrowser.workflows import page
 
-_VALUE = re.compile(r"\bvalue=(?P<v>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 MIN_KEPT = 20  # characters of old text that make a fill an edit of it
 
 
 def shown_value(tree: str, bid: str) -> str:
     """The value the page's tree shows for element ``bid`` ("" when none)."""
-    head = f"[{bid}] "
-    for raw in tree.splitlines():
-        if raw.lstrip(" *").startswith(head):
-            found = _VALUE.search(raw)
-            if found is None:
-                return ""
-            try:
-                return str(ast.literal_eval(found.group("v")))
-            except (ValueError, SyntaxError):
-                return found.group("v")[1:-1]
-    return ""
+    return next((line.value for line in page.parse(tree) if line.bid == bid), "")
 
 
 def keeps_old_text(tree: str, bid: str, value: str) -> bool:

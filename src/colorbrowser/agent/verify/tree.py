@@ -11,13 +11,10 @@ a page count as a text it shows.
 
 from __future__ import annotations
 
-import ast
 import re
-from dataclasses import dataclass
 
-_ELEMENT = re.compile(r"^(?P<indent> *)\*?\[[^\]\s]+\] (?P<role>[^\s:']+)"
-                      r"(?: (?P<name>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?(?P<rest>.*)$")
-_TEXT = re.compile(r"^(?P<indent> *)text: (?P<text>.*)$")
+from colorbrowser.browser.tree_lines import parse
+
 # Roles that flow inside a line of text, as opposed to blocks (paragraphs, list items,
 # rows, headings...) that start a line of their own.
 INLINE = {"text", "link", "strong", "emphasis", "code", "mark", "time", "abbr",
@@ -26,31 +23,6 @@ INLINE = {"text", "link", "strong", "emphasis", "code", "mark", "time", "abbr",
 # a number (".5" after "1" would make a number the page does not show).
 _CLOSES = re.compile(r"^[.,:;!?)\]}%'’](?!\w)")
 _OPENS = re.compile(r"[(\[{#$€£]$")  # a piece the next one follows without a space
-
-
-@dataclass(frozen=True)
-class _Line:
-    depth: int
-    role: str
-    text: str  # the name (or the run's text); "" when it has none
-
-
-def _lines(tree: str) -> list[_Line]:
-    out = []
-    for raw in tree.splitlines():
-        if m := _TEXT.match(raw):
-            out.append(_Line(len(m.group("indent")) // 2, "text", m.group("text")))
-        elif m := _ELEMENT.match(raw):
-            name = m.group("name") or ""
-            if name:
-                try:
-                    name = str(ast.literal_eval(name))
-                except (ValueError, SyntaxError):
-                    name = name[1:-1]
-            elif ": " in m.group("rest"):
-                name = m.group("rest").split(": ", 1)[1]  # a folded text: "paragraph: ..."
-            out.append(_Line(len(m.group("indent")) // 2, m.group("role"), name))
-    return out
 
 
 def _joined(pieces: list[str]) -> str:
@@ -65,7 +37,7 @@ def inline_runs(tree: str) -> list[str]:
     """Each run of two or more consecutive inline children of one element, joined as the
     page shows them (no space before closing punctuation): "Same problem as Trac ticket
     #66: Tag renaming ...". A child with children of its own, or a block, ends a run."""
-    lines = _lines(tree)
+    lines = parse(tree)
     runs: list[str] = []
 
     def flush(pieces: list[str]) -> None:
@@ -80,8 +52,8 @@ def inline_runs(tree: str) -> list[str]:
         leaf = i + 1 >= len(lines) or lines[i + 1].depth <= line.depth
         if open_:
             pieces = open_[-1][1]
-            if line.role in INLINE and leaf and line.text.strip():
-                pieces.append(" ".join(line.text.split()))
+            if line.role in INLINE and leaf and line.text:
+                pieces.append(line.text)
             else:
                 flush(pieces)
         open_.append((line.depth, []))
