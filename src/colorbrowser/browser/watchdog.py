@@ -68,15 +68,16 @@ def take_snapshot(session: BrowserSession, *, cookies: list[dict[str, Any]] | No
     pages = session.pages
     urls = [p.url for p in pages]
     active = pages.index(session.page) if session.page in pages else 0
-    shown = [o for page in pages for o in _origins(page)]
+    by_page = [(page, _origins(page)) for page in pages]
+    shown = [o for _, found in by_page for o in found]
     if previous is not None and set(previous.shown) - set(shown):
         return Snapshot(urls, active, session.storage_state(), time.monotonic(),
                         shown=shown)
     if cookies is None:
         cookies = session.context.cookies()
     read: dict[str, list[dict[str, str]]] = {}
-    for page in pages:
-        for origin in _origins(page):
+    for page, found in by_page:
+        for origin in found:
             if origin not in read and (items := _local_storage(session, page, origin)) \
                     is not None:
                 read[origin] = items
