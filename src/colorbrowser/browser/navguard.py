@@ -47,6 +47,24 @@ def _await_error_page(page: Page) -> None:
             page.wait_for_timeout(20)
 
 
+def shows_failure(session: BrowserSession, page: Page) -> bool:
+    """Whether ``page`` shows, or is about to show, the error page of a failed load.
+
+    The error page commits a moment after the failure is reported; on a busy machine
+    that is after the next observation has begun, and the watchdog would miss it."""
+    if page.url.startswith(_ERROR_PAGE):
+        return True
+    failed = session.failed_navigation(page)
+    if failed is None:
+        return False
+    if "ERR_ABORTED" not in failed[1]:  # an aborted load (a download, a newer one) shows none
+        _await_error_page(page)
+        if page.url.startswith(_ERROR_PAGE):
+            return True
+    session.forget_failure(page)
+    return False
+
+
 def _shown(url: str) -> str:
     return url if len(url) <= 100 else url[:99] + "…"
 

@@ -231,6 +231,8 @@ class BrowserSession:
                     nav.posted, nav.method = nav.method not in ("GET", "HEAD"), ""
                 if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
+                if not frame.url.startswith("chrome-error://"):
+                    nav.failed = None  # a later load succeeded: the failure is over
 
         def on_request_done(req: Request) -> None:
             nav.inflight.discard(req)

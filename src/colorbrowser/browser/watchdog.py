@@ -26,6 +26,7 @@ import psutil
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from colorbrowser.browser.navguard import shows_failure
 from colorbrowser.browser.session import BrowserSession, first_line
 
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ class NetworkWatch:
 
     def check(self, session: BrowserSession) -> str | None:
         page = session.page
-        if not page.url.startswith(ERROR_PAGE):
+        if not shows_failure(session, page):
             return None
         failed = session.failed_navigation(page)
         target = failed[0] if failed else None
