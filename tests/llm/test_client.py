@@ -108,6 +108,21 @@ def test_timeout_is_honoured():
     assert time.monotonic() - start < 2.0
 
 
+def test_the_offline_server_gets_one_long_attempt_not_retries_that_queue_behind_it():
+    # Our llama.cpp server has one slot and finishes a request its client gave up on.
+    with fake_endpoint([(*ok("late but whole")[:3], 1.2), ok("a retry's")]) as ep:
+        settings = ModelSettings(base_url=ep.url, model="fake-model", timeout=0.5,
+                                 max_retries=3)
+        assert OpenAIChatModel(settings, offline=True).complete(ASK).text == "late but whole"
+        assert len(ep.chat_requests) == 1
+    with fake_endpoint([(200, {}, {}, 3.0)]) as ep:
+        offline = OpenAIChatModel(settings.model_copy(update={"base_url": ep.url,
+                                                              "max_retries": 1}), offline=True)
+        with pytest.raises(ModelError, match=r"within 1s \(1 attempt\(s\)\)"):
+            offline.complete(ASK)
+        assert len(ep.chat_requests) == 1
+
+
 def test_usage_and_cost_are_counted_per_call_and_accumulated():
     script = [ok("a", prompt_tokens=1000, completion_tokens=500),
               ok("b", prompt_tokens=2000, completion_tokens=100)]

@@ -117,11 +117,16 @@ class OpenAIChatModel:
             from colorbrowser.llm.offline import OFFLINE_CONTEXT
 
             self.context_tokens = OFFLINE_CONTEXT
+        self.timeout, self.retries = settings.timeout, settings.max_retries
+        if offline:
+            # Our llama.cpp server has one slot and finishes a request whose client gave
+            # up: a retry only queues behind it. The same patience goes to one attempt.
+            self.timeout, self.retries = settings.timeout * (settings.max_retries + 1), 0
         self._client = openai.OpenAI(
             base_url=settings.base_url,
             api_key=self._key or _NO_KEY,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
+            timeout=self.timeout,
+            max_retries=self.retries,
         )
 
     def __repr__(self) -> str:  # never shows the key
@@ -266,10 +271,10 @@ class OpenAIChatModel:
     # -- errors --------------------------------------------------------------------
 
     def _translate(self, exc: openai.OpenAIError) -> ModelError:
-        where, retries = self.where, self.settings.max_retries
+        where, retries = self.where, self.retries
         if isinstance(exc, openai.APITimeoutError):
             return ModelError(f"model endpoint {where} did not answer within "
-                              f"{self.settings.timeout:g}s ({retries + 1} attempt(s))")
+                              f"{self.timeout:g}s ({retries + 1} attempt(s))")
         if isinstance(exc, openai.APIConnectionError):
             cause: BaseException | None = exc.__cause__
             while cause is not None and cause.__cause__ is not None:
