@@ -1,7 +1,8 @@
 """How well a person's input becomes the agent's actions: our capture and normaliser
 against a CowPilot-like debounce, on scripted human sessions in real Chromium.
 
-The corpus (``capture_sessions.py``, ``capture_arena.py``, ``capture_arena_inputs.py``):
+The corpus (``capture_sessions.py``, ``capture_arena.py``, ``capture_arena_inputs.py``;
+a session run and replayed by ``capture_run.py``):
 sessions on local pages (``capture_pages/`` and the tests' ``inputs.html``, served on
 127.0.0.1) and sessions on the arena's real apps (Trac, MediaWiki, Redmine, Spirit,
 Oscar), where a scripted
@@ -53,19 +54,16 @@ from rich.table import Table
 
 from capture_arena import arena_sessions
 from capture_arena_inputs import input_sessions
-from capture_sessions import (
-    INPUTS,
-    PAGES,
+from capture_run import (
     Outcome,
-    Session,
     StaticCache,
-    local_sessions,
     login_state,
     patience,
     perform,
     replay,
     replay_miss,
 )
+from capture_sessions import INPUTS, PAGES, Session, local_sessions
 from colorbrowser.arena import Arena
 from colorbrowser.browser.capture import RawEvent
 from colorbrowser.browser.env import BrowserEnv

@@ -1,4 +1,4 @@
-"""The capture benchmark's replay (``benchmarks/capture_sessions.py``) reaches the end
+"""The capture benchmark's replay (``benchmarks/capture_run.py``) reaches the end
 state the person reached, in real Chromium, when the page takes its time."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from colorbrowser.testing import serve_directory
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from capture_sessions import end_state, replay  # noqa: E402
+from capture_run import end_state, replay  # noqa: E402
 
 
 def test_the_replay_waits_for_a_suggestion_list_that_comes_after_the_typing(watched):

@@ -74,16 +74,16 @@ def test_a_run_that_typed_a_masked_secret_is_refused(tmp_path):
 
 
 def test_a_long_name_that_holds_a_goal_value_is_matched_by_the_words_around_it():
-    from colorbrowser.workflows.learn import _target
+    from colorbrowser.workflows.step_builder import target_of
 
-    assert _target("link", "[1329514]: Support resumable imports (refs #{{ticket}})") == \
+    assert target_of("link", "[1329514]: Support resumable imports (refs #{{ticket}})") == \
         {"role": "link", "contains": "#{{ticket}})", "ends": True}
     # The value in the middle of the name: a sibling's name may end otherwise.
-    assert _target("link", "Ticket #{{ticket}} (defect: Support resumable imports)") == \
+    assert target_of("link", "Ticket #{{ticket}} (defect: Support resumable imports)") == \
         {"role": "link", "contains": "#{{ticket}}"}
-    assert _target("link", "Milestone: {{milestone}}") == \
+    assert target_of("link", "Milestone: {{milestone}}") == \
         {"role": "link", "name": "Milestone: {{milestone}}"}
-    assert _target("link", "Support resumable imports") == \
+    assert target_of("link", "Support resumable imports") == \
         {"role": "link", "name": "Support resumable imports"}
 
 
