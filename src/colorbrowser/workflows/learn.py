@@ -46,6 +46,7 @@ from colorbrowser.workflows import (
     addresses,
     edits,
     forms,
+    lookalikes,
     names,
     page,
     reads,
@@ -391,9 +392,12 @@ class _Builder:
                 break
             data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
                                 else self._value(arg))
+        block = lookalikes.block_of(lines, index, same, self._literal) \
+            if index is not None else None
         return WorkflowStep(step=data, surroundings=forms.around_option(
                                 role, forms.item_row_dropped(self._around(lines, index))),
-                            expect_url=expect, matches=len(same) if index in same else None)
+                            expect_url=expect, matches=len(same) if index in same else None,
+                            block=block)
 
     def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
                ) -> tuple[str, str]:
@@ -403,6 +407,10 @@ class _Builder:
             return lines[index].role, lines[index].name
         raise UserError(f"step {step.step} acts on element {bid}, which its recorded page "
                         "does not show: it cannot be named by role and name")
+
+    def _literal(self, name: str) -> bool:
+        """A name that holds no goal value (a sibling's page shows the same)."""
+        return "{{" not in self._value(name)
 
     def _value(self, value: Any) -> Any:
         return values.substitute(spelling.mark_shared(value, self.params), self.params) \

@@ -55,7 +55,7 @@ from colorbrowser.steps import (
     WorkflowNote,
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
-from colorbrowser.workflows import forms, page, reads, spelling, values
+from colorbrowser.workflows import forms, lookalikes, page, reads, spelling, values
 from colorbrowser.workflows import instantiate as inst
 from colorbrowser.workflows.match import guidance_text
 
@@ -193,19 +193,11 @@ class WorkflowRunner(Hook):
             element = step.target.find(obs)
         except OracleMiss as exc:
             return Miss(str(exc))
-        reason = inst.check_surroundings(ws, element, obs, self.params)
+        reason = inst.check_surroundings(ws, element, obs, self.params) or \
+            lookalikes.check(ws, step.target, element.bid, obs.axtree)
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
-        if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
-            # makes it a guess (a row-picked target is told by its row)
-            live = page.same_targets(page.parse(obs.axtree), step.target.role,
-                                     step.target.name, step.target.contains,
-                                     ends=step.target.ends)
-            if len(live) > 1:
-                return Miss(f"the page shows {len(live)} of {step.target.describe()} where "
-                            "the learned page showed one: which one is meant cannot be "
-                            "told", absent=False, wrong=True)
         return None
 
     def _by_row(self, index: int, obs: Observation) -> PlanStep | None:
@@ -530,7 +522,7 @@ def _renamed_step(ws: WorkflowStep, name: str, params: Mapping[str, str],
     data = inst.as_mapping(ws.step)
     action = next(iter(data))
     data = {**data, action: {**data[action], "name": values.substitute(name, dict(params))}}
-    return ws.model_copy(update={"step": data, "healed": True,
+    return ws.model_copy(update={"step": data, "healed": True, "block": None,
                                  "surroundings": _surroundings(element, obs) or
                                  ws.surroundings})
 
