@@ -90,6 +90,33 @@ class Surroundings(_Model):
     after: str = Field("", max_length=MAX_TEXT)
 
 
+NAMED = re.compile(r"^[A-Za-z]{1,40} \S")  # an element as ``page.named`` writes it
+
+
+class Block(_Model):
+    """The block a look-alike target sits in (one of several elements of its role and
+    name, picked by its place among them: a post's "like (2)" link among a topic's like
+    links): the named elements that stand, in every such block, just before the target
+    (``before``: "link share") and just after it (``after``: "link quote"), once per
+    look-alike and between each look-alike and the next. The runner wants the target to
+    be the look-alike of the same block on the live page, counted by these: a removed
+    look-alike leaves its block without one, and the next block's is refused (see
+    ``workflows/lookalikes.py``)."""
+
+    before: str = Field("", max_length=MAX_TEXT)
+    after: str = Field("", max_length=MAX_TEXT)
+
+    @model_validator(mode="after")
+    def _named(self) -> Block:
+        if not (self.before or self.after):
+            raise ValueError("a block names the element before or after the target")
+        for text in (self.before, self.after):
+            if text and (not NAMED.match(text) or PARAM.search(text)):
+                raise ValueError(f"a block's element {text[:60]!r} is a role and a name "
+                                 "that holds no parameter ('link share')")
+        return self
+
+
 class AnswerSource(_Model):
     """Where on the final page the answer was read: the element holding it (a plan
     target) and the label or column header it sits under. ``template`` builds the answer
@@ -184,6 +211,8 @@ class WorkflowStep(_Model):
     # How many elements of the target's role and name the learned page showed: a target
     # that was the only one, with a look-alike on the live page, cannot be told apart.
     matches: int | None = Field(None, ge=1, le=10_000)
+    # Of several look-alikes, the block this one sits in (``Block``).
+    block: Block | None = None
     # Values read on the page this step sees, before it acts (``Reading``).
     reads: list[Reading] = Field(default_factory=list, max_length=20)
     # The target is the first element of its role in the row that holds the goal's value
@@ -202,6 +231,13 @@ class WorkflowStep(_Model):
         if step.action == RANDOM:
             raise ValueError("a workflow step cannot be a random step")
         return value
+
+    @model_validator(mode="after")
+    def _block_of_many(self) -> WorkflowStep:
+        if self.block is not None and (self.matches or 0) < 2:
+            raise ValueError("a step's block tells look-alikes apart: it needs matches of 2 "
+                             "or more")
+        return self
 
 
 class Provenance(_Model):

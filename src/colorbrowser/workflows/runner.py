@@ -39,7 +39,6 @@ from colorbrowser.knowledge.aliases import NO_ALIASES, SiteAliases
 from colorbrowser.knowledge.workflow import (
     NAVIGATING,
     Provenance,
-    Surroundings,
     Workflow,
     WorkflowStep,
 )
@@ -55,7 +54,7 @@ from colorbrowser.steps import (
     WorkflowNote,
 )
 from colorbrowser.types import ElementInfo, Observation, Usage
-from colorbrowser.workflows import forms, page, reads, spelling, values
+from colorbrowser.workflows import forms, lookalikes, page, reads, slots, spelling, values
 from colorbrowser.workflows import instantiate as inst
 from colorbrowser.workflows.match import guidance_text
 
@@ -193,19 +192,11 @@ class WorkflowRunner(Hook):
             element = step.target.find(obs)
         except OracleMiss as exc:
             return Miss(str(exc))
-        reason = inst.check_surroundings(ws, element, obs, self.params)
+        reason = inst.check_surroundings(ws, element, obs, self.params) or \
+            lookalikes.check(ws, step.target, element.bid, obs.axtree)
         if reason:
             return Miss(f"{step.target.describe()} is not where it was: {reason}",
                         absent=False, wrong=True)
-        if ws.matches == 1 and not ws.by_row:  # unique when learned: a look-alike now
-            # makes it a guess (a row-picked target is told by its row)
-            live = page.same_targets(page.parse(obs.axtree), step.target.role,
-                                     step.target.name, step.target.contains,
-                                     ends=step.target.ends)
-            if len(live) > 1:
-                return Miss(f"the page shows {len(live)} of {step.target.describe()} where "
-                            "the learned page showed one: which one is meant cannot be "
-                            "told", absent=False, wrong=True)
         return None
 
     def _by_row(self, index: int, obs: Observation) -> PlanStep | None:
@@ -267,38 +258,18 @@ class WorkflowRunner(Hook):
                             healed=healed, reason=reason)
 
     def _renamed(self, index: int, obs: Observation) -> str | None:
-        """A deterministic heal of a target that is not on the page by its recorded
-        name: when exactly one control of its role fills its slot (the same named
-        elements just before and after it as when it was learned), shares a word with
-        the recorded name, is the only one of its new name and passes the recorded
-        surroundings, the step runs on it (and a verified run keeps the new name as the
-        workflow's next version). A removed control leaves no such slot; a name that
-        holds a goal value is never replaced (a missing value is a missing thing).
-        Returns why the step may run, or None (the miss stands)."""
-        step, ws = self.steps[index]
-        target, want = step.target, ws.surroundings
-        if target is None or target.name is None or want is None or \
-                not (want.before and want.after) or \
-                "{{" in str(inst.as_mapping(ws.step).get(step.action)):
+        """A target renamed in its place (``slots.py``): the step runs on it, and a
+        verified run keeps the new name. Returns why, or None (the miss stands)."""
+        if index > 0 and self._effect(index - 1, obs) is not None:
             return None
-        if (index > 0 and self._effect(index - 1, obs) is not None) or \
-                not (new := page.renamed(obs.axtree, target.role, target.name,
-                                         inst.fill_text(want.before, self.params),
-                                         inst.fill_text(want.after, self.params))):
+        found = slots.renamed(*self.steps[index], obs, self.params)
+        if found is None:
             return None
-        renamed = dataclasses.replace(target, name=new, nth=0)
-        try:
-            element = renamed.find(obs)
-        except OracleMiss:
-            return None
-        if inst.check_surroundings(ws, element, obs, self.params):
-            return None
-        self.steps[index] = (dataclasses.replace(step, target=renamed), ws)
-        self.healed[index] = [_renamed_step(ws, new, self.params, element, obs)]
+        self.steps[index] = (found.step, self.steps[index][1])
+        self.healed[index] = [found.kept]
         self.report.healed_steps += 1
         self.report.renamed += 1
-        return (f"{target.describe()} is not on the page; the {target.role} {new!r} fills "
-                "its place (the same neighbours), so it was renamed")
+        return found.reason
 
     def _act(self, view: DecisionView, index: int, reason: str | None = None) -> Decision:
         step, _ = self.steps[index]
@@ -471,7 +442,8 @@ class WorkflowRunner(Hook):
             for param, value in zip(_params(action.name), args[1:], strict=False):
                 if param.required or value != param.default:  # defaults stay implicit
                     raw[param.name] = value
-            surroundings = _surroundings(element, pending.obs) if pending.obs else None
+            surroundings = slots.surroundings_of(element, pending.obs) if pending.obs \
+                else None
             try:
                 return WorkflowStep(step=raw, surroundings=surroundings, healed=True)
             except ValueError:
@@ -514,25 +486,6 @@ class WorkflowRunner(Hook):
 
     def hooks(self) -> list[Hook]:
         return [self]
-
-
-def _surroundings(element: ElementInfo, obs: Observation) -> Surroundings | None:
-    """Where the Operator's target sat (label and section heading, as learning records
-    them), so the healed step is checked like the others next time."""
-    lines = page.parse(obs.axtree)
-    index = page.index_of(lines, element.bid)
-    return page.surroundings(lines, index) if index is not None else None
-
-
-def _renamed_step(ws: WorkflowStep, name: str, params: Mapping[str, str],
-                  element: ElementInfo, obs: Observation) -> WorkflowStep:
-    """The workflow step with its target's new name and the surroundings it has now."""
-    data = inst.as_mapping(ws.step)
-    action = next(iter(data))
-    data = {**data, action: {**data[action], "name": values.substitute(name, dict(params))}}
-    return ws.model_copy(update={"step": data, "healed": True,
-                                 "surroundings": _surroundings(element, obs) or
-                                 ws.surroundings})
 
 
 def _params(action: str) -> list[Param]:

@@ -11,7 +11,16 @@ from colorbrowser.errors import UserError
 from colorbrowser.knowledge.patterns import url_host
 from colorbrowser.knowledge.workflow import Surroundings, WorkflowStep
 from colorbrowser.steps import Step
-from colorbrowser.workflows import addresses, forms, names, page, sites, spelling, values
+from colorbrowser.workflows import (
+    addresses,
+    forms,
+    lookalikes,
+    names,
+    page,
+    sites,
+    spelling,
+    values,
+)
 from colorbrowser.workflows.instantiate import fill_text
 
 
@@ -71,9 +80,12 @@ class StepBuilder:
                 break
             data[param.name] = ([self._value(a) for a in arg] if isinstance(arg, list)
                                 else self._value(arg))
+        block = lookalikes.block_of(lines, index, same, self._literal) \
+            if index is not None else None
         return WorkflowStep(step=data, surroundings=forms.around_option(
                                 role, forms.item_row_dropped(self._around(lines, index))),
-                            expect_url=expect, matches=len(same) if index in same else None)
+                            expect_url=expect, matches=len(same) if index in same else None,
+                            block=block)
 
     def _named(self, step: Step, lines: list[page.Line], index: int | None, bid: str
                ) -> tuple[str, str]:
@@ -83,6 +95,10 @@ class StepBuilder:
             return lines[index].role, lines[index].name
         raise UserError(f"step {step.step} acts on element {bid}, which its recorded page "
                         "does not show: it cannot be named by role and name")
+
+    def _literal(self, name: str) -> bool:
+        """A name that holds no goal value (a sibling's page shows the same)."""
+        return "{{" not in self._value(name)
 
     def _value(self, value: Any) -> Any:
         return values.substitute(spelling.mark_shared(value, self.params), self.params) \
