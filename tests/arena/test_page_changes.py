@@ -37,10 +37,19 @@ PAGE = """<!doctype html><html><head><title>Ticket #7</title>
 """
 
 
+POSTS = """<!doctype html><html><head><title>Topic</title></head><body>
+<div class="post"><p>First post</p><a href="#like-1">like (0)</a></div>
+<div class="post"><p>Second post</p><a href="#like-2">like (0)</a></div>
+<div class="post"><p>Third post</p><a href="#like-3">like (0)</a></div>
+</body></html>
+"""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("changed-site")
     (root / "index.html").write_text(PAGE, "utf-8")
+    (root / "posts.html").write_text(POSTS, "utf-8")
     with serve_directory(root, token="") as url:
         yield url
 
@@ -122,6 +131,42 @@ def test_a_removed_element_and_its_label_are_gone(site, browser_env):
     assert not names(obs, "combobox")
     assert "Roadmap" not in names(obs, "link")
     assert "Priority:" not in browser_env.page.inner_text("body")
+
+
+def likes(env, url):
+    return [e for e in elements(env, url).elements.values()
+            if e.role == "link" and "like (0)" in e.name]
+
+
+def test_acting_on_a_twin_of_a_removed_target_counts_as_the_wrong_element(site, browser_env):
+    pages = ChangedPages([site], [PageChange("remove", names=("like (0)",))], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        left = likes(browser_env, site + "/posts.html")
+        assert len(left) == 2  # the first post's link is gone
+        browser_env.step(f"click('{left[0].bid}')")  # "the first like link" is now post 2's
+        browser_env.page.wait_for_timeout(300)
+        assert pages.wrong.count == 1
+    finally:
+        pages.uninstall()
+
+
+def test_the_change_is_aimed_at_the_steps_own_twin_and_that_one_is_no_wrong_element(
+        site, browser_env):
+    pages = ChangedPages([site], [PageChange("rename", names=("like (0)",), nth=1)], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        links = likes(browser_env, site + "/posts.html")
+        renamed = [e for e in links if e.name != "like (0)"]
+        assert [e.bid for e in renamed] == [links[1].bid]  # the second post's, renamed
+        browser_env.step(f"click('{renamed[0].bid}')")
+        browser_env.page.wait_for_timeout(300)
+        assert pages.wrong.count == 0
+        browser_env.step(f"click('{links[0].bid}')")  # its twin keeps the old name
+        browser_env.page.wait_for_timeout(300)
+        assert pages.wrong.count == 1
+    finally:
+        pages.uninstall()
 
 
 def test_the_same_seed_gives_the_same_page_and_another_seed_may_not(site, browser_env):

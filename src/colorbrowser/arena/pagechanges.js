@@ -2,7 +2,7 @@
 // replay. Injected at the end of a page's HTML, so it runs before DOMContentLoaded (and
 // again when the page's own scripts add elements, until each change found its target):
 // the page the agent first observes is already changed. CONFIG = {seed, changes:
-// [{kind, names: [{text, exact}]}]}. Deterministic: the same seed and page give the
+// [{kind, names: [{text, exact}], nth}]}. Deterministic: the same seed and page give the
 // same change. Decoys carry data-arena-wrong; acting on one is reported to WRONG.
 (function (CONFIG) {
   "use strict";
@@ -182,6 +182,18 @@
     el.remove();
   }
 
+  // -- the target's twins: other controls of its exact name and tag. The change is aimed
+  // at the nth (the step's own), so acting on a twin is acting on the wrong element: a
+  // look-alike taken by its place once the target was removed, renamed or moved ---------
+  function markTwins(el, change) {
+    if (!(change.names || []).some(function (n) { return n.exact; })) return;
+    targets(change.names).forEach(function (other) {
+      if (other !== el && other.tagName === el.tagName) {
+        other.setAttribute("data-arena-wrong", "twin-" + (++counter));
+      }
+    });
+  }
+
   var KINDS = {rename: rename, swap: swap, extra: extra, remove: remove};
   var done = [];
   function apply() {
@@ -189,7 +201,9 @@
       if (done[i]) return;
       var found = targets(change.names);
       if (!found.length) return;
-      var el = (change.names && change.names.length) ? found[0] : pick(found);
+      var el = (change.names && change.names.length)
+        ? found[Math.min(change.nth || 0, found.length - 1)] : pick(found);
+      markTwins(el, change);
       KINDS[change.kind](el);
       done[i] = true;
       document.documentElement.setAttribute("data-arena-changes",

@@ -45,21 +45,26 @@ _BODY_END = re.compile(rb"</body\s*>(?![\s\S]*</body\s*>)", re.I)
 
 @dataclass(frozen=True)
 class PageChange:
-    """One rule: ``kind`` applied to the first control named one of ``names`` (exact
-    names, or ``contains`` texts) on every page where one is found."""
+    """One rule: ``kind`` applied to the ``nth`` control named one of ``names`` (exact
+    names, or ``contains`` texts) on every page where one is found. With exact names,
+    the other controls of that name are the target's twins: acting on one counts as
+    acting on the wrong element, as acting on a decoy does."""
 
     kind: ChangeKind
     names: tuple[str, ...] = ()
     contains: tuple[str, ...] = ()
+    nth: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown page change {self.kind!r} (one of {', '.join(KINDS)})")
+        if isinstance(self.nth, bool) or not isinstance(self.nth, int) or self.nth < 0:
+            raise ValueError(f"a page change's nth is a whole number from 0, not {self.nth!r}")
 
     def to_data(self) -> dict[str, Any]:
         names = [{"text": n, "exact": True} for n in self.names]
         names += [{"text": c, "exact": False} for c in self.contains]
-        return {"kind": self.kind, "names": names}
+        return {"kind": self.kind, "names": names, "nth": int(self.nth)}
 
 
 @cache
