@@ -117,8 +117,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                    help="decisions of the Operator-alone arm (each one a model call)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per episode")
     p.add_argument("--model-timeout", type=float, default=120.0,
-                   help="seconds one call of the offline model may take (the client's "
-                        "timeout; a call that outlasts it is retried from the start)")
+                   help="the offline model's client timeout in seconds; one call may "
+                        "take it times (max_retries + 1), in one attempt")
     p.add_argument("--explore-budget", type=int, default=150,
                    help="browser actions the explorer spends per app for the "
                         "from-exploration figure (0: not run)")

@@ -101,7 +101,8 @@ class Bench:
         paths = base.paths.model_copy(update={"knowledge": self.out / "kb.sqlite"})
         hitl = base.hitl.model_copy(update={"interactive": False})
         # One call of the offline model can outlast the client's default timeout on a
-        # loaded machine; every retry then starts the call again (--model-timeout).
+        # loaded machine (--model-timeout; the offline client gives it one attempt of
+        # timeout x (max_retries + 1), since its server finishes what it was given).
         model = base.model.model_copy(update={"timeout": self.args.model_timeout})
         return base.model_copy(update={"agent": agent, "browser": browser, "paths": paths,
                                        "hitl": hitl, "model": model})
