@@ -151,6 +151,27 @@ def test_acting_on_a_twin_of_a_removed_target_counts_as_the_wrong_element(site, 
         pages.uninstall()
 
 
+def test_a_change_with_no_names_marks_no_twins(site, browser_env):
+    pages = ChangedPages([site], [PageChange("swap")], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        elements(browser_env, site + "/posts.html")
+        assert browser_env.page.locator("[data-arena-wrong]").count() == 0
+    finally:
+        pages.uninstall()
+
+
+def test_twins_of_a_target_named_by_a_contained_text_are_marked_too(site, browser_env):
+    pages = ChangedPages([site], [PageChange("remove", contains=("like (",))], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        left = likes(browser_env, site + "/posts.html")
+        assert len(left) == 2
+        assert browser_env.page.locator("[data-arena-wrong]").count() == 2
+    finally:
+        pages.uninstall()
+
+
 def test_the_change_is_aimed_at_the_steps_own_twin_and_that_one_is_no_wrong_element(
         site, browser_env):
     pages = ChangedPages([site], [PageChange("rename", names=("like (0)",), nth=1)], seed=5)

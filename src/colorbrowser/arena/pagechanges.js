@@ -182,11 +182,12 @@
     el.remove();
   }
 
-  // -- the target's twins: other controls of its exact name and tag. The change is aimed
-  // at the nth (the step's own), so acting on a twin is acting on the wrong element: a
-  // look-alike taken by its place once the target was removed, renamed or moved ---------
+  // -- the target's twins: the other controls the rule's names match, of the target's
+  // tag. The change is aimed at the nth (the step's own), so acting on a twin is acting
+  // on the wrong element: a look-alike taken by its place once the target was removed,
+  // renamed or moved --------------------------------------------------------------------
   function markTwins(el, change) {
-    if (!(change.names || []).some(function (n) { return n.exact; })) return;
+    if (!(change.names || []).length) return;  // a random control has no twins
     targets(change.names).forEach(function (other) {
       if (other !== el && other.tagName === el.tagName) {
         other.setAttribute("data-arena-wrong", "twin-" + (++counter));

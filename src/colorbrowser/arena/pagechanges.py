@@ -46,9 +46,9 @@ _BODY_END = re.compile(rb"</body\s*>(?![\s\S]*</body\s*>)", re.I)
 @dataclass(frozen=True)
 class PageChange:
     """One rule: ``kind`` applied to the ``nth`` control named one of ``names`` (exact
-    names, or ``contains`` texts) on every page where one is found. With exact names,
-    the other controls of that name are the target's twins: acting on one counts as
-    acting on the wrong element, as acting on a decoy does."""
+    names, or ``contains`` texts) on every page where one is found. The other controls
+    of those names and the target's tag are its twins: acting on one counts as acting
+    on the wrong element, as acting on a decoy does."""
 
     kind: ChangeKind
     names: tuple[str, ...] = ()
