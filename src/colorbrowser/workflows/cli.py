@@ -28,7 +28,7 @@ from colorbrowser.knowledge.workflow_exchange import (
     import_file,
     workflow_to_dict,
 )
-from colorbrowser.safe_text import escape
+from colorbrowser.safe_text import escape, plain
 
 PROVE_TIMEOUT = 300.0
 
@@ -49,10 +49,12 @@ def summary(flow: Workflow) -> str:
     prov = flow.provenance
     who = prov.learned_by + (f" ({prov.author})" if prov.author else "")
     stats = flow.stats
-    return (f"{flow.id} v{flow.version}{'' if flow.active else ' (replaced)'}"
-            f"{' proved' if flow.proved else ''}: {flow.goal_pattern} | {len(flow.steps)} "
-            f"steps | learned by {who} from {prov.task_id or prov.run} | runs {stats.runs}, "
-            f"successes {stats.successes}, healed steps {stats.healed_steps}")
+    # plain: a terminal line, and a page's name may hold bidi marks
+    return plain(f"{flow.id} v{flow.version}{'' if flow.active else ' (replaced)'}"
+                 f"{' proved' if flow.proved else ''}: {flow.goal_pattern} | "
+                 f"{len(flow.steps)} steps | learned by {who} from "
+                 f"{prov.task_id or prov.run} | runs {stats.runs}, successes "
+                 f"{stats.successes}, healed steps {stats.healed_steps}")
 
 
 @workflows.command("learn")
