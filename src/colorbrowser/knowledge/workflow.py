@@ -99,6 +99,8 @@ def _strings(data: Any) -> Iterator[str]:
             stack.extend(item.values())
         elif isinstance(item, list | tuple):
             stack.extend(item)
+        elif isinstance(item, BaseModel):
+            stack.append(item.model_dump())
 
 
 def check_text(data: Any) -> None:

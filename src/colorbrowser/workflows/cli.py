@@ -67,14 +67,18 @@ def summary(flow: Workflow) -> str:
               help="Replay it with its own values on a freshly reset task first; keep it only "
                    "if it reaches the same change and answer (evaluation and arena tasks).")
 @click.option("--dry-run", is_flag=True, help="Print the workflow, store nothing.")
+@click.option("--with-secrets", is_flag=True,
+              help="Let it keep the secrets the run typed ({{secret:NAME}}): only for a run "
+                   "of your own.")
 @click.pass_context
 def learn_cmd(ctx: click.Context, run_dir: Path, goal: str | None, learned_by: str | None,
-              author: str | None, prove: bool, dry_run: bool) -> None:
+              author: str | None, prove: bool, dry_run: bool, with_secrets: bool) -> None:
     """Learn a workflow from a proved run folder (verified, passed by its task's
     evaluator, or approved by a person) and store it."""
     from colorbrowser.workflows.learn import learn
 
-    flow = learn(run_dir, learned_by=learned_by, author=author, goal=goal)
+    flow = learn(run_dir, learned_by=learned_by, author=author, goal=goal,
+                 with_secrets=with_secrets)
     if prove:
         flow = prove_workflow(flow, run_dir)
     if dry_run:

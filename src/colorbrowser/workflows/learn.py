@@ -16,6 +16,7 @@ and the workflow built from it goes through the same checks as an imported one.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -32,9 +33,9 @@ from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
 from colorbrowser.knowledge.patterns import hide_userinfo, host_matches_site, url_host
 from colorbrowser.knowledge.workflow import (
+    SECRET_MARK,
     AnswerSource,
     LearnedBy,
-    Provenance,
     Spelling,
     Surroundings,
     Workflow,
@@ -104,12 +105,14 @@ def _learned_by(meta: dict, steps: list[Step], evidence: str) -> LearnedBy:
 
 def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
           author: str | None = None, goal: str | None = None,
-          proof: str | None = None) -> Workflow:
+          proof: str | None = None, with_secrets: bool = False) -> Workflow:
     """A workflow from a finished, proved run folder (not stored: ``kb.add_workflow``).
 
     ``goal`` overrides the recorded goal; ``proof`` is the caller's own reason to trust
     an otherwise unproved run (e.g. "explorer": the explorer proved this task), and
-    ``learned_by`` says who did the run (inferred when None). Raises UserError."""
+    ``learned_by`` says who did the run (inferred when None). A run that typed a secret
+    teaches only with ``with_secrets`` (a run of this process, or a person's own folder),
+    as a workflows file imports one. Raises UserError."""
     run_dir = Path(run_dir)
     if not (run_dir / "steps.jsonl").is_file():
         raise UserError(f"{run_dir} is not a run folder (no steps.jsonl)")
@@ -186,17 +189,23 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         if name in used_names:
             pattern = pattern[:value.start] + f"{{{{{name}}}}}" + pattern[value.end:]
     task_id = meta.get("task_id") or _task_of(run_dir)
-    return check({
+    data = {
         "site": site,
         "goal_pattern": pattern,
         "params": {n: v for n, v in params.items() if n in used_names},
         "steps": [s.model_dump(exclude_defaults=True) for s in flow_steps],
         "answer": source.model_dump(exclude_defaults=True) if source else None,
         "spellings": {n: s.model_dump() for n, s in used_spellings.items()},
-        "provenance": Provenance(run=str(run_dir), task_id=task_id,
-                                 learned_by=learned_by or _learned_by(meta, steps, evidence),
-                                 author=author or _read(run_dir, APPROVAL_FILE).get("author")),
-    }, f"workflow learned from {run_dir}")
+        # as data, so that a forged task id or author is one checked line, like the rest
+        "provenance": {"run": str(run_dir), "task_id": task_id,
+                       "learned_by": learned_by or _learned_by(meta, steps, evidence),
+                       "author": author or _read(run_dir, APPROVAL_FILE).get("author")},
+    }
+    if not with_secrets and SECRET_MARK.search(json.dumps(data, default=str)):
+        raise UserError(f"run {run_dir} types one of your secrets ({{{{secret:NAME}}}}): a "
+                        "run folder may come from someone else and may not choose what of "
+                        "yours a workflow types (learn from your own run with --with-secrets)")
+    return check(data, f"workflow learned from {run_dir}")
 
 
 def _not_written(answer: str, steps: list[Step], kept: list[Step],
