@@ -121,3 +121,12 @@ def test_show_and_rm_with_odd_names_are_one_line(cli, tmp_path):
             assert code == 2 and err.startswith("error: no workflow with id")
             assert err.count("\n") == 1 and "\x1b" not in err and len(err) < 400
     assert stored(cli.db) == kept
+
+
+def test_a_goal_that_writes_a_parameter_itself_does_not_teach_a_wildcard(cli, tmp_path):
+    """``{{evil}}`` in the recorded goal would become a parameter: the workflow would then
+    run for "… #42 and anything else" too."""
+    run = write_run(tmp_path / "braces", goal="Who is the owner of ticket #18 {{evil}}?")
+    code, _, err = cli("learn", str(run))
+    assert code == 2 and "{{evil}}" in err and err.count("\n") == 1
+    assert stored(cli.db) == []

@@ -33,6 +33,7 @@ from colorbrowser.datafile import load_json
 from colorbrowser.errors import ActionParseError, UserError
 from colorbrowser.knowledge.patterns import hide_userinfo, host_matches_site, url_host
 from colorbrowser.knowledge.workflow import (
+    PARAM,
     SECRET_MARK,
     AnswerSource,
     LearnedBy,
@@ -129,6 +130,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     if not isinstance(goal, str) or not goal.strip():
         raise UserError(f"run {run_dir} records no goal (give one with --goal)")
     goal = " ".join(goal.split())
+    if PARAM.search(goal):  # it would be a parameter of the pattern: a wildcard
+        raise UserError(f"run {run_dir}: its goal holds {PARAM.search(goal).group()}, "
+                        "which a workflow's pattern reads as a parameter (any text); "
+                        "give the goal without it (--goal)")
     start = str(meta.get("start_url") or "")
     if not _web(start):  # started on about:blank: the first web page the run saw
         start = next((s.url for s in steps if _web(s.url)), start)
