@@ -63,7 +63,7 @@ def data_uri(path: Path | None) -> str | None:
     except OSError:
         return None
     kind = image_kind(data)
-    if kind is None:
+    if kind is None or (image_pixels(data) or 0) > MAX_PIXELS:
         return None
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
