@@ -130,7 +130,10 @@ def _check_yaml_graph(root: yaml.Node, source: str) -> None:
 
     Aliases make the node tree a graph: its size and depth if every alias were a copy
     are what anything walking the loaded data pays, so they are measured here, visiting
-    each node once."""
+    each node once. A document without aliases (the common case) is a tree, checked in
+    one cheaper pass."""
+    if _tree_checked(root, source):
+        return
     size: dict[int, int] = {}  # node -> its size with aliases expanded
     height: dict[int, int] = {}  # node -> its depth with aliases expanded
     on_path: set[int] = set()
@@ -159,6 +162,26 @@ def _check_yaml_graph(root: yaml.Node, source: str) -> None:
         raise DataFileError(source, "refused YAML: ", f"its aliases expand it to "
                             f"{size[id(root)]:,} nodes from {len(size):,} (at most "
                             f"{ALIAS_NODES:,} more are allowed)")
+
+
+def _tree_checked(root: yaml.Node, source: str) -> bool:
+    """Depth and keys checked when no node is reached twice (no alias); False as soon as
+    one is, for the full measure."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(source, "YAML", node.start_mark.line + 1)
+        if id(node) in seen:
+            return False
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((kid, depth + 1) for kid in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            _no_duplicate_keys(node, source)
+            stack.extend((kid, depth + 1) for pair in node.value for kid in pair)
+    return True
 
 
 def _no_duplicate_keys(node: yaml.Node, source: str) -> None:

@@ -187,3 +187,17 @@ def test_an_import_over_a_stored_workflow_loses_nothing(kb, tmp_path):
     result = import_file(kb, path, on_conflict="skip")
     assert (result.added, result.skipped) == (["wf-new"], ["wf-x"])
     assert kb.get_workflow("wf-x") == before[0]
+
+
+def test_a_file_of_more_workflows_than_anyone_keeps_is_refused_before_they_are_checked(
+        kb, tmp_path):
+    """4 MB of tiny workflows are 50,000: a minute of checking, another to store."""
+    from colorbrowser.knowledge.workflow_exchange import MAX_WORKFLOWS
+
+    path = tmp_path / "many.yaml"
+    path.write_text("workflows:\n" + "".join(
+        f"- {{id: wf-{i}, site: a.b, goal_pattern: x, steps: [{{step: 'go_back()'}}]}}\n"
+        for i in range(MAX_WORKFLOWS + 1)))
+    with pytest.raises(UserError, match=f"at most {MAX_WORKFLOWS:,}"):
+        import_file(kb, path)
+    assert kb.list_workflows(include_inactive=True) == []

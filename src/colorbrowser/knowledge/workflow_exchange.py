@@ -25,6 +25,9 @@ from colorbrowser.knowledge.workflow import SECRET_MARK, Workflow
 from colorbrowser.knowledge.workflow_store import InvalidWorkflow, check
 
 FILE_LIMIT = 4 * 1024 * 1024  # a thousand workflows of twenty steps stay far below
+# Checked before any workflow is: 4 MB of tiny workflows are 50,000 of them, a minute
+# of checking on a busy machine and another to store.
+MAX_WORKFLOWS = 5000
 KEY = "workflows"
 
 
@@ -57,6 +60,9 @@ def load_yaml(text: str, source: str = "<yaml>", *, with_secrets: bool = False
         raise WorkflowFileError(f"{source}:1: expected a mapping with one key "
                                 f"'{KEY}' holding a list of workflows")
     items = next(v for k, v in node.value if k.value == KEY)
+    if len(data[KEY]) > MAX_WORKFLOWS:
+        raise WorkflowFileError(f"{source}:{items.start_mark.line + 1}: {len(data[KEY]):,} "
+                                f"workflows; a workflows file holds at most {MAX_WORKFLOWS:,}")
     flows, seen = [], set()
     for item_node, item in zip(items.value, data[KEY], strict=True):
         where = f"{source}:{item_node.start_mark.line + 1}"
