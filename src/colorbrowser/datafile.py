@@ -8,7 +8,8 @@ machine while it loads:
   file of nested aliases otherwise expands to billions), and may not refer to themselves;
 - nesting deeper than ``MAX_DEPTH`` is refused in YAML, JSON and TOML alike (the
   parsers and whatever walks the data next would otherwise die on Python's recursion
-  limit).
+  limit);
+- a YAML mapping may not name a key twice (the parser would keep the last silently).
 
 Errors are ``DataFileError`` (a ``UserError``): one line, with any quoted input
 shortened, and the line and column where the parser knows them.
@@ -129,7 +130,10 @@ def _check_yaml_graph(root: yaml.Node, source: str) -> None:
 
     Aliases make the node tree a graph: its size and depth if every alias were a copy
     are what anything walking the loaded data pays, so they are measured here, visiting
-    each node once."""
+    each node once. A document without aliases (the common case) is a tree, checked in
+    one cheaper pass."""
+    if _tree_checked(root, source):
+        return
     size: dict[int, int] = {}  # node -> its size with aliases expanded
     height: dict[int, int] = {}  # node -> its depth with aliases expanded
     on_path: set[int] = set()
@@ -151,12 +155,49 @@ def _check_yaml_graph(root: yaml.Node, source: str) -> None:
             raise DataFileError(source, "refused YAML: ", "an alias refers to a node that "
                                 "holds it", node.start_mark.line + 1)
         on_path.add(key)
+        _no_duplicate_keys(node, source)
         stack.append((node, True))
         stack.extend((k, False) for k in kids if id(k) not in size)
     if size[id(root)] > len(size) + ALIAS_NODES:
         raise DataFileError(source, "refused YAML: ", f"its aliases expand it to "
                             f"{size[id(root)]:,} nodes from {len(size):,} (at most "
                             f"{ALIAS_NODES:,} more are allowed)")
+
+
+def _tree_checked(root: yaml.Node, source: str) -> bool:
+    """Depth and keys checked when no node is reached twice (no alias); False as soon as
+    one is, for the full measure."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(source, "YAML", node.start_mark.line + 1)
+        if id(node) in seen:
+            return False
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((kid, depth + 1) for kid in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            _no_duplicate_keys(node, source)
+            stack.extend((kid, depth + 1) for pair in node.value for kid in pair)
+    return True
+
+
+def _no_duplicate_keys(node: yaml.Node, source: str) -> None:
+    """A mapping names each key once: YAML keeps the last of two, so a reviewer would
+    read the first ``steps:`` and the program run the second."""
+    if not isinstance(node, yaml.MappingNode):
+        return
+    seen: set[tuple[str, str]] = set()
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue
+        if (key.tag, key.value) in seen:
+            raise DataFileError(source, "refused YAML: ", f"the key {key.value!r} appears "
+                                "twice in one mapping", key.start_mark.line + 1,
+                                key.start_mark.column + 1)
+        seen.add((key.tag, key.value))
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

@@ -10,7 +10,9 @@ import json
 import os
 import random
 import stat
+import struct
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -198,6 +200,17 @@ def test_an_export_of_a_run_folder_with_links_does_not_pull_in_local_files(place
 
 
 # -- what the files hold ------------------------------------------------------------------
+def png_claiming(width: int, height: int) -> bytes:
+    """A valid PNG header for an image of that size, with almost no pixel data: what
+    decodes to gigabytes from a few bytes."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body)))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
 def _step(place) -> dict:
     return steps_of(place / "export")[0]
 
@@ -225,6 +238,10 @@ HOSTILE_STEPS = {
     "an image that is not an image": lambda s: {
         **s, "images": {"screenshot": base64.b64encode(b"<script>x</script>").decode()}},
     "an image for a step without one": lambda s: {**s, "screenshot": None},
+    "a PNG of a few bytes that claims 30,000 x 30,000 pixels": lambda s: {
+        **s, "images": {"screenshot": base64.b64encode(png_claiming(30_000, 30_000)).decode()}},
+    "a PNG that claims 8,000 x 8,000 pixels (below Pillow's own bound)": lambda s: {
+        **s, "images": {"screenshot": base64.b64encode(png_claiming(8_000, 8_000)).decode()}},
     "the same file twice": lambda s: {**s, "som": s["screenshot"]},
     "a step that is a list": lambda s: [s],
     "a step that is a number": lambda s: 7,

@@ -37,3 +37,18 @@ def test_the_panel_answers_its_own_loopback_names_with_the_token(panel, name):
     assert reply.status_code == 200
     assert httpx.get(f"{panel.base}/state", headers={"Host": f"{name}:{panel.port}"}
                      ).status_code == 403  # the token is still needed
+
+
+@pytest.mark.parametrize("body", [
+    b"[" * 30_000,  # nesting Python's parser gives up on, within the size cap
+    b'{"kind": ' + b"[" * 20_000 + b"]" * 20_000 + b"}",
+    b"\x00\xff not UTF-8",
+    b'{"kind": "note", "text": "' + b"x" * 70_000 + b'"}',  # past the cap
+])
+def test_a_hostile_command_body_is_a_clear_refusal_and_the_panel_goes_on(panel, body):
+    posted = httpx.post(f"{panel.base}/command", content=body,
+                        headers={"X-Token": panel.token})
+    assert posted.status_code in (400, 413) and posted.json()["ok"] is False
+    assert "\n" not in posted.json()["error"]
+    assert panel.channel.poll() is None
+    assert httpx.get(f"{panel.base}/state?token={panel.token}").status_code == 200

@@ -86,6 +86,8 @@ def test_aliases_within_the_bound_still_load():
     data = parse_yaml(text, "tasks.yaml")
     assert data["tasks"][0]["eval"] == {"must_include": ["a", "b"]}
     assert data["tasks"][1]["eval"] == {"must_include": ["a", "b"], "exact": "c"}
+    merged = parse_yaml("base: &b {x: 1, y: 2}\nuse: {<<: *b, y: 3}\n", "ok.yaml")
+    assert merged["use"] == {"x": 1, "y": 3}  # a merge key may be overridden
     widest = "a: &a [" + ", ".join(["x"] * (ALIAS_NODES // 2)) + "]\nb: [*a]\n"
     assert len(parse_yaml(widest, "ok.yaml")["b"][0]) == ALIAS_NODES // 2
 
@@ -100,6 +102,9 @@ def test_aliases_within_the_bound_still_load():
     ("d: 2024-02-30\n", "day is out of range"),
     ("n: " + "9" * 5000 + "\n", "not valid YAML"),
     ("x: *" + "n" * 100_000 + "\n", "not valid YAML"),  # a huge name, quoted short
+    # A key written twice: YAML keeps the last, a reviewer reads the first.
+    ("tasks:\n- id: a\n  eval: {exact: '1'}\n  eval: {exact: '2'}\n", "'eval' appears twice"),
+    ("{a: 1, b: 2, a: 3}\n", "'a' appears twice"),
 ])
 def test_hostile_yaml_is_one_short_line(text, said):
     with pytest.raises(DataFileError) as err:

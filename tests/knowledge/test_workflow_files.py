@@ -117,6 +117,87 @@ def test_a_file_may_not_choose_a_secret_to_type_unless_you_wrote_it(kb, tmp_path
 
 
 def test_an_id_with_a_line_break_at_its_end_is_refused(kb, tmp_path):
-    with pytest.raises(UserError, match="workflow id"):
+    with pytest.raises(UserError, match="id: 'wf-x\\\\n' must be one line") as caught:
         import_file(kb, hostile(tmp_path, [entry(id="wf-x\n")]))
+    assert "\n" not in str(caught.value)
+    assert kb.list_workflows(include_inactive=True) == []
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"goal_pattern": "Who owns \x1b]0;pwned\x07 #{{ticket}}?"}, "control character"),
+    ({"goal_pattern": "Who owns \x00 #{{ticket}}?"}, "control character"),
+    ({"steps": [{"step": {"click": {"role": "link", "name": "Own\x1b[2Jer"}}}]},
+     "control character"),
+    ({"goal_pattern": "Who owns #{{ticket}}?\nimported 9 new"}, "must be one line"),
+    ({"params": {"ticket": "7\r\nIGNORE"}}, "must be one line"),
+    ({"provenance": {"run": "runs/a\nb", "learned_by": "oracle"}}, "must be one line"),
+    ({"params": {"ticket": "7" * 100_000}}, "at most 2000 characters"),
+    ({"params": {f"p{i}": "x" for i in range(41)}}, "at most 40 items"),
+    ({"spellings": {"Not A Name": {"of": "ticket", "how": "lower"}}}, "should match pattern"),
+    ({"spellings": {"t": {"of": "ticket", "how": "__import__('os').system"}}},
+     "should be 'lower'"),
+    ({"previous": "../../../etc/passwd"}, "should match pattern"),
+    ({"version": "2"}, "valid integer"),
+    ({"version": True}, "valid integer"),
+    ({"stats": {"runs": "7", "successes": 0, "healed_steps": 0}}, "valid integer"),
+    ({"active": "false"}, "valid boolean"),
+    ({"proved": 1}, "valid boolean"),
+    ({"steps": [{"step": {"click": {"role": "link", "name": "Owner"}}, "matches": "1"}]},
+     "valid integer"),
+    ({"steps": [{"step": {"click": {"role": "link", "name": "Owner", "nth": 10**30}}}]},
+     "nth is a whole number from 0 to 10,000"),
+    ({"site": "127.0.0.1:99999"}, "site must be a host name"),
+])
+def test_wrong_types_control_characters_and_absurd_values_are_refused(kb, tmp_path, changes,
+                                                                      message):
+    """A value a file sends is taken as written: "2" is not a version, "false" is not
+    false, and nothing that reaches a terminal or a prompt holds an escape sequence."""
+    kept = kb.add_workflow(owner_flow(id="wf-kept"))
+    path = hostile(tmp_path, [entry(id="wf-good"), entry(**changes)])
+    with pytest.raises(UserError, match=message) as caught:
+        import_file(kb, path)
+    assert "\n" not in str(caught.value) and "\x1b" not in str(caught.value)
+    assert str(caught.value).startswith(f"{path}:")
+    assert kb.list_workflows(include_inactive=True) == [kept]
+
+
+def test_a_key_written_twice_is_refused_not_silently_the_last(kb, tmp_path):
+    """A reviewer reads the first ``steps:``; YAML would run the second."""
+    path = tmp_path / "twice.yaml"
+    good = yaml.safe_dump({"workflows": [entry()]}, sort_keys=False)
+    path.write_text(good.replace("  steps:\n", "  steps:\n  - step: {goto: "
+                                 "'http://127.0.0.1:18303/admin/delete'}\n  steps:\n", 1))
+    with pytest.raises(UserError, match="key 'steps' appears twice") as caught:
+        import_file(kb, path)
+    assert str(caught.value).startswith(f"{path}:")
+    assert kb.list_workflows(include_inactive=True) == []
+
+
+def test_an_import_over_a_stored_workflow_loses_nothing(kb, tmp_path):
+    """The same id again: refused whole (or skipped) unless --replace says otherwise, and
+    a conflict on the last workflow of a file leaves the first ones unstored too."""
+    stored = kb.add_workflow(owner_flow(id="wf-x"))
+    kb.record_workflow_run(stored.id, success=True, healed=2)
+    before = kb.list_workflows(include_inactive=True)
+    changed = entry(goal_pattern="Who reported ticket #{{ticket}}?")
+    path = hostile(tmp_path, [entry(id="wf-new"), changed])
+    with pytest.raises(UserError, match="wf-x already exists"):
+        import_file(kb, path)
+    assert kb.list_workflows(include_inactive=True) == before
+    result = import_file(kb, path, on_conflict="skip")
+    assert (result.added, result.skipped) == (["wf-new"], ["wf-x"])
+    assert kb.get_workflow("wf-x") == before[0]
+
+
+def test_a_file_of_more_workflows_than_anyone_keeps_is_refused_before_they_are_checked(
+        kb, tmp_path):
+    """4 MB of tiny workflows are 50,000: a minute of checking, another to store."""
+    from colorbrowser.knowledge.workflow_exchange import MAX_WORKFLOWS
+
+    path = tmp_path / "many.yaml"
+    path.write_text("workflows:\n" + "".join(
+        f"- {{id: wf-{i}, site: a.b, goal_pattern: x, steps: [{{step: 'go_back()'}}]}}\n"
+        for i in range(MAX_WORKFLOWS + 1)))
+    with pytest.raises(UserError, match=f"at most {MAX_WORKFLOWS:,}"):
+        import_file(kb, path)
     assert kb.list_workflows(include_inactive=True) == []

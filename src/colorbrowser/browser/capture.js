@@ -16,6 +16,9 @@
   if (window[BINDING + 'Installed']) return;
   Object.defineProperty(window, BINDING + 'Installed', { value: true, enumerable: false });
   const send = window[BINDING];
+  const clock = Date.now.bind(Date);  // taken before a page script can replace the clock
+  const hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
+  const own = (obj, key) => (hasOwn(obj, key) ? obj[key] : undefined);
   try { delete window[BINDING]; } catch (e) { /* not configurable: still nonce-checked */ }
   if (typeof send !== 'function') return;
 
@@ -37,13 +40,12 @@
   const HUMAN_MS = 1500;
   let seq = 0;
 
+  // The record is a new object whose fields are its own: an assignment would run a
+  // setter the page put on Object.prototype ("nonce") and hand it the nonce.
   const post = (record) => {
-    record.nonce = NONCE;
-    record.seq = record.seq || ++seq;
-    record.t = record.t || Date.now();
-    record.url = location.href;
-    record.top = window === window.top;
-    try { send(record); } catch (e) { /* the page is going away */ }
+    const full = { ...record, nonce: NONCE, seq: own(record, 'seq') || ++seq,
+      t: own(record, 't') || clock(), url: location.href, top: window === window.top };
+    try { send(full); } catch (e) { /* the page is going away */ }
   };
 
   // -- bids: the same ids the agent's walker gives, given now if the element has none --
@@ -229,9 +231,9 @@
   // A page script's el.click() on a checkbox fires a change the browser marks as
   // trusted; only a change soon after real input counts as the person's.
   let lastHuman = 0;
-  for (const type of ['pointerdown', 'mousedown', 'keydown']) on(type, () => { lastHuman = Date.now(); });
+  for (const type of ['pointerdown', 'mousedown', 'keydown']) on(type, () => { lastHuman = clock(); });
   on('change', (e) => {
-    if (Date.now() - lastHuman > HUMAN_MS) return;
+    if (clock() - lastHuman > HUMAN_MS) return;
     const el = e.target;
     if (!el || !['input', 'select', 'textarea'].includes(el.localName)) return;
     post({ kind: 'change', ...describe(el) });
@@ -258,7 +260,7 @@
     if (field && !tab && !(el.localName === 'input' && ['checkbox', 'radio', 'button',
       'submit', 'reset', 'image', 'file', 'color', 'range'].includes(el.type))) return;
     if (!tab && inPlace(el, e.key)) return;
-    viewKey = { x: scrollX, y: scrollY, t: Date.now() };
+    viewKey = { x: scrollX, y: scrollY, t: clock() };
     setTimeout(viewMoved, 0);
   };
   for (const type of ['keyup', 'pointerdown', 'wheel']) on(type, viewMoved);
@@ -283,9 +285,8 @@
     if (!combo && inPlace(el, e.key)) {
       // A new line or a step of the value, unless the page took the key for itself
       // (a chat box that sends on Enter): known once every handler has run.
-      record.t = Date.now();
-      record.seq = ++seq;
-      setTimeout(() => { if (e.defaultPrevented) post(record); }, 0);
+      const timed = { ...record, t: clock(), seq: ++seq };
+      setTimeout(() => { if (e.defaultPrevented) post(timed); }, 0);
       return;
     }
     post(record);
@@ -309,7 +310,7 @@
     clearTimeout(hoverTimer);
     hovered = el;
     if (!el) return;
-    const at = Date.now();
+    const at = clock();
     hoverTimer = setTimeout(() => {
       if (hovered === el && el.matches(':hover')) {
         dwelt.push(el);
@@ -380,11 +381,11 @@
     if (!raw || raw.nodeType !== 1 || raw.closest(POPUP)) return;
     const el = raw.closest('a[href],button,[role=button]');
     if (!el || (passed.length && passed[passed.length - 1].el === el)) return;
-    passed.push({ el, at: Date.now() });
+    passed.push({ el, at: clock() });
     if (passed.length > 4) passed.shift();
   });
   function styledOpener(target) {
-    const now = Date.now();
+    const now = clock();
     return passed.slice().reverse().find(({ el, at }) => el !== target && !el.contains(target)
       && now - at >= 250 && el.parentElement && el.parentElement.contains(target)
       && shownByHover(target, el.parentElement, true));
@@ -398,8 +399,8 @@
   // A tab coming to the front: shown again, or (headless, no visibility change) focused.
   let shownAt = 0;
   const shown = () => {
-    if (window !== window.top || Date.now() - shownAt < 200) return;
-    shownAt = Date.now();
+    if (window !== window.top || clock() - shownAt < 200) return;
+    shownAt = clock();
     post({ kind: 'visible' });
   };
   document.addEventListener('visibilitychange', () => {

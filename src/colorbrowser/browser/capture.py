@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -87,6 +88,14 @@ class RawEvent(BaseModel):
         if isinstance(value, list):
             return [str(v)[:MAX_TEXT] for v in value[:50]]
         return value
+
+
+def _origin(url: str) -> tuple[str, str]:
+    """Scheme and host with port (an opaque ``about:``/``data:`` address: itself)."""
+    parts = urlsplit(url)
+    if not parts.netloc:
+        return parts.scheme, url
+    return parts.scheme, parts.netloc.rsplit("@", 1)[-1].lower()
 
 
 _DIGITS = re.compile(r"^[\d\s-]{13,25}$")
@@ -196,6 +205,9 @@ class Capture:
         if not isinstance(data, dict) or data.get("nonce") != self.nonce:
             self.dropped += 1
             return
+        if not self._from_its_frame(source, data):
+            self.dropped += 1
+            return
         secret = data.pop("secret", None)
         page = source.get("page")
         data["tab"] = self._tabs.index(page) if page in self._tabs else 0
@@ -215,6 +227,21 @@ class Capture:
             if event.kind == "change":
                 self.flush_secrets()
         self._add(event)
+
+    @staticmethod
+    def _from_its_frame(source: dict[str, Any], data: dict[str, Any]) -> bool:
+        """Whether the record's address is on the origin of the frame that sent it.
+
+        The nonce keeps out a page that merely calls the binding, but Playwright's
+        binding runs through globals a page may replace (``JSON.stringify``), so a
+        page can learn it: a record it forges must at least stay on its own origin,
+        never a person's goto to ``file:`` or another site. A ``leave`` is exempt (the
+        old document may report it after the frame has moved on)."""
+        frame = source.get("frame")
+        claimed = data.get("url")
+        if frame is None or data.get("kind") == "leave":
+            return True
+        return isinstance(claimed, str) and _origin(claimed) == _origin(frame.url)
 
     def flush_secrets(self) -> None:
         """Hand the final values of sensitive fields to ``on_secret``, once each."""

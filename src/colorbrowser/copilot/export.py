@@ -40,7 +40,7 @@ from colorbrowser.copilot.session_files import (
     write_private,
 )
 from colorbrowser.errors import UserError
-from colorbrowser.ui.images import image_kind
+from colorbrowser.ui.images import MAX_PIXELS, image_kind, image_pixels
 from colorbrowser.utf8 import json_text
 
 COPIED = ("meta.json", "result.json")
@@ -141,6 +141,10 @@ def _images(step: dict[str, Any], where: str, seen: set[str]) -> dict[str, bytes
             raise SessionFileError(f"{where}: images.{key} is not valid base64") from None
         if image_kind(decoded) is None:
             raise SessionFileError(f"{where}: images.{key} is not a PNG or JPEG image")
+        pixels = image_pixels(decoded)
+        if pixels is not None and pixels > MAX_PIXELS:
+            raise SessionFileError(f"{where}: images.{key} claims more than "
+                                   f"{MAX_PIXELS:,} pixels, which no screenshot has")
         seen.add(name)
         out[name] = decoded
     return out

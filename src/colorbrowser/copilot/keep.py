@@ -46,7 +46,7 @@ def keep_run(run_dir: Path, kb, *, author: str | None = None) -> Workflow:
 
     approve(run_dir, author)
     by = "person" if corrected(load_steps(run_dir)) else "agent"
-    return store(kb, learn(run_dir, learned_by=by, author=author))
+    return store(kb, learn(run_dir, learned_by=by, author=author, with_secrets=True))
 
 
 class WorkflowKeeper:

@@ -101,6 +101,8 @@ def make_app(channel: Channel, token: str, closing: threading.Event, port: int) 
                 data["kind"] = kind
             data.pop("received", None)
             cmd = Command.model_validate(data)
+        except RecursionError:  # "[[[[…" within the size cap: Python's parser gives up
+            return JSONResponse({"ok": False, "error": "bad command: nested too deeply"}, 400)
         except (ValueError, ValidationError) as exc:
             first = str(exc).splitlines()
             text = first[2].strip() if isinstance(exc, ValidationError) and len(first) > 2 \

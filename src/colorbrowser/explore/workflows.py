@@ -52,7 +52,7 @@ def learn_workflows(runs: list[Path], tasks: dict[str, dict[str, Any]], kb_path:
             if task is None:
                 continue
             try:
-                flow = learn(run, learned_by="explorer", proof="explorer")
+                flow = learn(run, learned_by="explorer", proof="explorer", with_secrets=True)
             except (ColorBrowserError, ValueError) as exc:
                 report.refused.append(f"{run.name}: {_line(exc)}")
                 continue

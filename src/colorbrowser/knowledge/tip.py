@@ -54,8 +54,8 @@ def clean_site(value: object) -> object:
     site = value.strip().lower()
     if "://" in site:  # a pasted URL: keep its host
         site = site.split("://", 1)[1].split("/", 1)[0]
-    if not _SITE.match(site):
-        raise ValueError(f"site must be a host name like shop.local, got {value!r}")
+    if not _SITE.match(site) or (":" in site and not 0 < int(site.rsplit(":", 1)[1]) < 65536):
+        raise ValueError(f"site must be a host name like shop.local, got {value[:200]!r}")
     return site
 
 

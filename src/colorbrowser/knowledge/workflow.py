@@ -16,8 +16,9 @@ Learning fills it (``workflows/learn.py``), matching picks it for a goal
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -30,8 +31,20 @@ from colorbrowser.plan.placeholders import PLACEHOLDERS
 
 LearnedBy = Literal["agent", "person", "replay", "oracle", "explorer"]
 PARAM = re.compile(r"\{\{([a-z][a-z0-9_]{0,39})\}\}")  # {{name}} in steps and patterns
+NAME = r"^[a-z][a-z0-9_]{0,39}$"  # a parameter's name (pydantic's "$" ends the text)
+SECRET_MARK = re.compile(r"\{\{\s*secret\s*:", re.I)  # as agent.secrets.PLACEHOLDER starts
 MAX_STEPS = 200
 MAX_TEXT = 2000
+MAX_PARAMS = 40
+# No text of a workflow holds a control character (but tab and line breaks, which a
+# typed value may hold): a NUL or an escape sequence is never on a page, and would
+# reach a terminal or a prompt through ``workflows show`` or the guidance.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Fields shown on one line (a listing, the summary, the goal): no line break either.
+_ONE_LINE = ("id", "site", "goal_pattern", "params", "spellings", "provenance", "previous")
+_BREAK = re.compile(r"[\n\r\x85\u2028\u2029]")
+ParamName = Annotated[str, Field(pattern=NAME)]
+ParamValue = Annotated[str, Field(max_length=MAX_TEXT)]
 
 
 def param_names(text: str) -> list[str]:
@@ -70,7 +83,37 @@ def step_addresses(step: str | dict[str, Any]) -> list[str]:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a count written "1" or true in a file is a mistake, not a number
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _strings(data: Any) -> Iterator[str]:
+    """Every key and text in parsed data (depth is capped by the loader)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, BaseModel):
+            stack.append(item.model_dump())
+
+
+def check_text(data: Any) -> None:
+    """Refuse control characters anywhere, and line breaks in the one-line fields."""
+    if not isinstance(data, dict):
+        return
+    for key, value in data.items():
+        for text in _strings(value):
+            if _CONTROL.search(text):
+                raise ValueError(f"{key}: holds the control character "
+                                 f"{_CONTROL.search(text).group()!r}")
+            if key in _ONE_LINE and _BREAK.search(text):
+                raise ValueError(f"{key}: {text[:60]!r} must be one line")
 
 
 class Surroundings(_Model):
@@ -177,7 +220,7 @@ class Spelling(_Model):
     "Julian Moore" as the login ``julian`` (``first``), the tracker "bug" as the option
     "Bug"."""
 
-    of: str = Field(..., pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    of: str = Field(..., pattern=NAME)
     how: SpellingKind
 
 
@@ -186,7 +229,7 @@ class Reading(_Model):
     answer) to use as ``{{name}}``: the title of the ticket a goal names, typed on
     another site. ``example`` is the value the learned run read."""
 
-    name: str = Field(..., pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    name: str = Field(..., pattern=NAME)
     source: AnswerSource
     example: str = Field("", max_length=MAX_TEXT)
 
@@ -260,19 +303,26 @@ class Workflow(_Model):
     id: str = ""
     site: str
     goal_pattern: str = Field(..., min_length=1, max_length=MAX_TEXT)
-    params: dict[str, str] = Field(default_factory=dict)
+    params: dict[ParamName, ParamValue] = Field(default_factory=dict, max_length=MAX_PARAMS)
     steps: list[WorkflowStep] = Field(..., min_length=1, max_length=MAX_STEPS)
     answer: AnswerSource | None = None
     # Parameters that are others spelled as the site writes them (``Spelling``).
-    spellings: dict[str, Spelling] = Field(default_factory=dict, max_length=40)
+    spellings: dict[ParamName, Spelling] = Field(default_factory=dict, max_length=MAX_PARAMS)
     provenance: Provenance = Field(default_factory=Provenance)
     version: int = Field(1, ge=1, le=MAX_COUNT)
-    previous: str | None = None  # id of the version this one replaced
+    # the id of the version this one replaced
+    previous: str | None = Field(None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$")
     active: bool = True  # False once a newer version replaced it (kept for history)
     proved: bool = False  # replayed with its own values from the start, same outcome
-    created: datetime = Field(default_factory=now)
-    updated: datetime = Field(default_factory=now)
+    created: datetime = Field(default_factory=now, strict=False)  # ISO text in a file
+    updated: datetime = Field(default_factory=now, strict=False)
     stats: WorkflowStats = Field(default_factory=WorkflowStats)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text(cls, data: Any) -> Any:
+        check_text(data)
+        return data
 
     @field_validator("site", mode="before")
     @classmethod

@@ -12,22 +12,23 @@ when you say so (``with_secrets``). Errors are one line that starts with file:li
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from colorbrowser.datafile import compose_yaml_as, read_text
+from colorbrowser.datafile import compose_yaml_as, one_line, read_text
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.exchange import _Dumper, write_atomic
-from colorbrowser.knowledge.workflow import Workflow
+from colorbrowser.knowledge.workflow import SECRET_MARK, Workflow
 from colorbrowser.knowledge.workflow_store import InvalidWorkflow, check
 
 FILE_LIMIT = 4 * 1024 * 1024  # a thousand workflows of twenty steps stay far below
+# Checked before any workflow is: 4 MB of tiny workflows are 50,000 of them, a minute
+# of checking on a busy machine and another to store.
+MAX_WORKFLOWS = 5000
 KEY = "workflows"
-SECRET_MARK = re.compile(r"\{\{\s*secret\s*:", re.I)  # as agent.secrets.PLACEHOLDER starts
 
 
 class WorkflowFileError(UserError):
@@ -59,6 +60,9 @@ def load_yaml(text: str, source: str = "<yaml>", *, with_secrets: bool = False
         raise WorkflowFileError(f"{source}:1: expected a mapping with one key "
                                 f"'{KEY}' holding a list of workflows")
     items = next(v for k, v in node.value if k.value == KEY)
+    if len(data[KEY]) > MAX_WORKFLOWS:
+        raise WorkflowFileError(f"{source}:{items.start_mark.line + 1}: {len(data[KEY]):,} "
+                                f"workflows; a workflows file holds at most {MAX_WORKFLOWS:,}")
     flows, seen = [], set()
     for item_node, item in zip(items.value, data[KEY], strict=True):
         where = f"{source}:{item_node.start_mark.line + 1}"
@@ -66,13 +70,14 @@ def load_yaml(text: str, source: str = "<yaml>", *, with_secrets: bool = False
             raise WorkflowFileError(f"{where}: each workflow must be a mapping of fields")
         if not item.get("id"):
             raise WorkflowFileError(f"{where}: workflow has no id")
+        name = one_line(repr(item["id"]) if not isinstance(item["id"], str) else item["id"], 120)
         if not with_secrets and SECRET_MARK.search(json.dumps(item, default=str)):
-            raise WorkflowFileError(f"{where}: workflow {str(item['id'])[:120]} names a secret "
+            raise WorkflowFileError(f"{where}: workflow {name} names a secret "
                                     "({{secret:NAME}}); a workflows file may not choose what "
                                     "of yours to type (import a file you wrote yourself with "
                                     "--with-secrets)")
         try:
-            flow = check(item, f"{where}: workflow {str(item['id'])[:120]}")
+            flow = check(item, f"{where}: workflow {name}")
         except InvalidWorkflow as exc:
             raise WorkflowFileError(str(exc)) from None
         if flow.id in seen:

@@ -31,6 +31,11 @@ class InvalidWorkflow(UserError):
     """A workflow that cannot be stored (or a stored one that no longer checks out)."""
 
 
+def _quoted(flow_id: str) -> str:
+    """An id a person typed, quoted for one short error line."""
+    return repr(flow_id[:120]) + ("…" if len(flow_id) > 120 else "")
+
+
 def describe(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
@@ -92,7 +97,7 @@ def find(conn: sqlite3.Connection, flow_id: str) -> Workflow | None:
 def get(conn: sqlite3.Connection, flow_id: str) -> Workflow:
     flow = find(conn, flow_id)
     if flow is None:
-        raise WorkflowNotFound(f"no workflow with id {flow_id!r}")
+        raise WorkflowNotFound(f"no workflow with id {_quoted(flow_id)}")
     return flow
 
 
@@ -121,7 +126,7 @@ def for_url(conn: sqlite3.Connection, url: str) -> list[Workflow]:
 
 def remove(conn: sqlite3.Connection, flow_id: str) -> None:
     if conn.execute("DELETE FROM workflows WHERE id = ?", (flow_id,)).rowcount == 0:
-        raise WorkflowNotFound(f"no workflow with id {flow_id!r}")
+        raise WorkflowNotFound(f"no workflow with id {_quoted(flow_id)}")
 
 
 def new_version(conn: sqlite3.Connection, old_id: str, flow: Workflow) -> Workflow:
@@ -150,4 +155,4 @@ def record_run(conn: sqlite3.Connection, flow_id: str, success: bool, healed: in
         (MAX_COUNT, int(bool(success)), MAX_COUNT, healed, MAX_COUNT, format_time(now()),
          flow_id))
     if cursor.rowcount == 0:
-        raise WorkflowNotFound(f"no workflow with id {flow_id!r}")
+        raise WorkflowNotFound(f"no workflow with id {_quoted(flow_id)}")

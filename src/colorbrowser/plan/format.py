@@ -60,6 +60,7 @@ from colorbrowser.types import ElementInfo, Observation
 ENCODED = "oracle:"  # prefix of a mapping step carried as a string
 RANDOM = "random"  # a step of the random agent (plan/random_agent.py)
 TARGET_KEYS = {"role", "name", "contains", "nth", "ends"}
+MAX_NTH = 10_000  # no page shows more elements of one role and name
 STEP_KEYS = {"wrong", "expect"}  # what a mapping step may hold besides its action
 _PLACEHOLDER = re.compile(r"__[A-Z][A-Z_]*__")
 
@@ -259,8 +260,8 @@ def _target(raw: Any, where: str) -> Target:
         raise ValueError(f"{where}: the target needs exactly one of name or contains")
     if not isinstance(name if name is not None else contains, str):
         raise ValueError(f"{where}: name and contains are text")
-    if isinstance(nth, bool) or not isinstance(nth, int) or nth < 0:
-        raise ValueError(f"{where}: nth is a whole number from 0")
+    if isinstance(nth, bool) or not isinstance(nth, int) or not 0 <= nth <= MAX_NTH:
+        raise ValueError(f"{where}: nth is a whole number from 0 to {MAX_NTH:,}")
     ends = raw.get("ends", False)
     if not isinstance(ends, bool) or (ends and contains is None):
         raise ValueError(f"{where}: ends is true or false, and only beside contains")

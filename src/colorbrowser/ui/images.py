@@ -13,6 +13,9 @@ from pathlib import Path
 
 _KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 MAX_EMBED_BYTES = 20_000_000  # a bigger "screenshot" is not one; show the placeholder
+# A screenshot is one viewport: far fewer pixels. A few kilobytes of PNG can claim
+# 30,000 x 30,000 (2.7 GB once decoded), so the size is read from the header first.
+MAX_PIXELS = 40_000_000
 
 
 def inside(root: Path, relative: str | None) -> Path | None:
@@ -32,6 +35,23 @@ def image_kind(data: bytes) -> str | None:
     return None
 
 
+def image_pixels(data: bytes) -> int | None:
+    """Width times height from a PNG's or JPEG's header, nothing decoded; None when
+    the header cannot be read (or without Pillow)."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:
+        return None
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:  # past Pillow's own bound: at least that many
+        return 2 * (Image.MAX_IMAGE_PIXELS or MAX_PIXELS) + 1
+    except (OSError, UnidentifiedImageError, ValueError):
+        return None
+    return width * height
+
+
 def data_uri(path: Path | None) -> str | None:
     """The file as a data URI; None when it is missing, too big or not an image."""
     if path is None or not path.is_file():
@@ -43,7 +63,7 @@ def data_uri(path: Path | None) -> str | None:
     except OSError:
         return None
     kind = image_kind(data)
-    if kind is None:
+    if kind is None or (image_pixels(data) or 0) > MAX_PIXELS:
         return None
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
@@ -61,7 +81,8 @@ def thumbnail_jpeg(path: Path | None, width: int = 160, height: int | None = Non
         return None
     try:
         with Image.open(path) as image:
-            if image.format not in ("PNG", "JPEG"):
+            if image.format not in ("PNG", "JPEG") or \
+                    image.width * image.height > MAX_PIXELS:
                 return None
             if height is not None:
                 image = image.convert("RGB")

@@ -28,7 +28,7 @@ from colorbrowser.knowledge.workflow_exchange import (
     import_file,
     workflow_to_dict,
 )
-from colorbrowser.safe_text import escape
+from colorbrowser.safe_text import escape, plain
 
 PROVE_TIMEOUT = 300.0
 
@@ -49,10 +49,12 @@ def summary(flow: Workflow) -> str:
     prov = flow.provenance
     who = prov.learned_by + (f" ({prov.author})" if prov.author else "")
     stats = flow.stats
-    return (f"{flow.id} v{flow.version}{'' if flow.active else ' (replaced)'}"
-            f"{' proved' if flow.proved else ''}: {flow.goal_pattern} | {len(flow.steps)} "
-            f"steps | learned by {who} from {prov.task_id or prov.run} | runs {stats.runs}, "
-            f"successes {stats.successes}, healed steps {stats.healed_steps}")
+    # plain: a terminal line, and a page's name may hold bidi marks
+    return plain(f"{flow.id} v{flow.version}{'' if flow.active else ' (replaced)'}"
+                 f"{' proved' if flow.proved else ''}: {flow.goal_pattern} | "
+                 f"{len(flow.steps)} steps | learned by {who} from "
+                 f"{prov.task_id or prov.run} | runs {stats.runs}, successes "
+                 f"{stats.successes}, healed steps {stats.healed_steps}")
 
 
 @workflows.command("learn")
@@ -65,14 +67,18 @@ def summary(flow: Workflow) -> str:
               help="Replay it with its own values on a freshly reset task first; keep it only "
                    "if it reaches the same change and answer (evaluation and arena tasks).")
 @click.option("--dry-run", is_flag=True, help="Print the workflow, store nothing.")
+@click.option("--with-secrets", is_flag=True,
+              help="Let it keep the secrets the run typed ({{secret:NAME}}): only for a run "
+                   "of your own.")
 @click.pass_context
 def learn_cmd(ctx: click.Context, run_dir: Path, goal: str | None, learned_by: str | None,
-              author: str | None, prove: bool, dry_run: bool) -> None:
+              author: str | None, prove: bool, dry_run: bool, with_secrets: bool) -> None:
     """Learn a workflow from a proved run folder (verified, passed by its task's
     evaluator, or approved by a person) and store it."""
     from colorbrowser.workflows.learn import learn
 
-    flow = learn(run_dir, learned_by=learned_by, author=author, goal=goal)
+    flow = learn(run_dir, learned_by=learned_by, author=author, goal=goal,
+                 with_secrets=with_secrets)
     if prove:
         flow = prove_workflow(flow, run_dir)
     if dry_run:

@@ -160,7 +160,7 @@ def learn_from(result: EpisodeResult, settings: Settings) -> str | None:
     from colorbrowser.workflows.learn import learn
 
     try:
-        flow = learn(Path(result.run_dir), learned_by="agent")
+        flow = learn(Path(result.run_dir), learned_by="agent", with_secrets=True)
         with contextlib.ExitStack() as stack:
             kb = open_knowledge(settings, stack)
             if kb is None:

@@ -20,11 +20,13 @@ from colorbrowser.errors import UserError
 from colorbrowser.knowledge.workflow import (
     NAVIGATING,
     PARAM,
+    SECRET_MARK,
     AnswerSource,
     Workflow,
     WorkflowStep,
     check_address,
 )
+from colorbrowser.linear_regex import LinearRegex, compile_linear
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
 from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
@@ -33,7 +35,10 @@ MAX_VALUE = 2000
 
 
 def fill_text(text: str, params: Mapping[str, str], *, address: bool = False) -> str:
-    """``{{name}}`` replaced by its value (percent-encoded in an address)."""
+    """``{{name}}`` replaced by its value (percent-encoded in an address). A value (the
+    goal's, or text read on a page) never makes a secret's placeholder: the runner types
+    without a model, so a page showing ``{{secret:NAME}}`` would otherwise choose what
+    of yours it types, and where."""
 
     def value(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -42,7 +47,12 @@ def fill_text(text: str, params: Mapping[str, str], *, address: bool = False) ->
         got = str(params[name])
         return quote(got, safe="") if address else got
 
-    return PARAM.sub(value, text)
+    filled = PARAM.sub(value, text)
+    if len(SECRET_MARK.findall(filled)) > len(SECRET_MARK.findall(text)):
+        raise UserError("a value filled into a workflow step would name a secret "
+                        "({{secret:NAME}}); a workflow types only the secrets its own steps "
+                        "name")
+    return filled
 
 
 def _check_values(flow: Workflow, params: Mapping[str, str]) -> None:
@@ -171,8 +181,11 @@ def check_effect(ws: WorkflowStep, obs: Observation, params: Mapping[str, str]) 
     return None
 
 
-def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
+def _glob(pattern: str) -> LinearRegex:
+    """``*`` for any run of characters, on RE2: a file's pattern of many stars against
+    an address the page chooses would otherwise backtrack for hours."""
+    return compile_linear("(?s)" + ".*".join(re.escape(part) for part in pattern.split("*")),
+                          name="expected page")
 
 
 def read_answer(flow: Workflow, obs: Observation, params: Mapping[str, str]) -> str | None:
@@ -256,14 +269,15 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     return answers
 
 
-def around_pattern(around: str) -> re.Pattern[str]:
+def around_pattern(around: str) -> LinearRegex:
     """``before*after`` as a pattern whose group is the answer: from the text just
-    before it (or the start) to what follows it (or the end)."""
+    before it (or the start) to what follows it (or the end). On RE2: both the text
+    (a page's) and the pattern (a file's) come from outside."""
     before, after = (" ".join(part.split()) if part.strip() else part
                      for part in around.split("*", 1))
     head = re.escape(before) if before else "^"
     tail = re.escape(after) if after else "$"
-    return re.compile(head + r"(.+?)" + tail)
+    return compile_linear(head + r"(.+?)" + tail, name="answer's surrounding text")
 
 
 def _matches(target: Target, line: page.Line) -> bool:

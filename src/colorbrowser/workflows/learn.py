@@ -20,13 +20,20 @@ and the workflow built from it goes through the same checks as an imported one.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from colorbrowser.actions import parse_action
 from colorbrowser.agent.trajectory import check_own_files, load_steps
 from colorbrowser.errors import UserError
 from colorbrowser.knowledge.patterns import hide_userinfo, url_host
-from colorbrowser.knowledge.workflow import LearnedBy, Provenance, Workflow, WorkflowStep
+from colorbrowser.knowledge.workflow import (
+    PARAM,
+    SECRET_MARK,
+    LearnedBy,
+    Workflow,
+    WorkflowStep,
+)
 from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
 from colorbrowser.workflows import addresses, edits, forms, reads, run_folder
@@ -40,12 +47,14 @@ __all__ = ["approve", "learn", "recorded_answer", "took_effect"]
 
 def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
           author: str | None = None, goal: str | None = None,
-          proof: str | None = None) -> Workflow:
+          proof: str | None = None, with_secrets: bool = False) -> Workflow:
     """A workflow from a finished, proved run folder (not stored: ``kb.add_workflow``).
 
     ``goal`` overrides the recorded goal; ``proof`` is the caller's own reason to trust
     an otherwise unproved run (e.g. "explorer": the explorer proved this task), and
-    ``learned_by`` says who did the run (inferred when None). Raises UserError."""
+    ``learned_by`` says who did the run (inferred when None). A run that typed a secret
+    teaches only with ``with_secrets`` (a run of this process, or a person's own folder),
+    as a workflows file imports one. Raises UserError."""
     run_dir = Path(run_dir)
     if not (run_dir / "steps.jsonl").is_file():
         raise UserError(f"{run_dir} is not a run folder (no steps.jsonl)")
@@ -62,6 +71,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     if not isinstance(goal, str) or not goal.strip():
         raise UserError(f"run {run_dir} records no goal (give one with --goal)")
     goal = " ".join(goal.split())
+    if PARAM.search(goal):  # it would be a parameter of the pattern: a wildcard
+        raise UserError(f"run {run_dir}: its goal holds {PARAM.search(goal).group()}, "
+                        "which a workflow's pattern reads as a parameter (any text); "
+                        "give the goal without it (--goal)")
     start = str(meta.get("start_url") or "")
     if not run_folder.web(start):  # started on about:blank: the first web page the run saw
         start = next((s.url for s in steps if run_folder.web(s.url)), start)
@@ -83,18 +96,23 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
     used_spellings, used_names = found.used_in(
         text, steps, isinstance(first, dict) and "goto" in first)
     task_id = meta.get("task_id") or run_folder.task_of(run_dir)
-    return check({
+    data = {
         "site": site,
         "goal_pattern": found.pattern(goal, used_names),
         "params": {n: v for n, v in params.items() if n in used_names},
         "steps": [s.model_dump(exclude_defaults=True) for s in flow_steps],
         "answer": source.model_dump(exclude_defaults=True) if source else None,
         "spellings": {n: s.model_dump() for n, s in used_spellings.items()},
-        "provenance": Provenance(run=str(run_dir), task_id=task_id,
-                                 learned_by=learned_by or run_folder.learned_by(
-                                     meta, steps, evidence),
-                                 author=author or run_folder.author(run_dir)),
-    }, f"workflow learned from {run_dir}")
+        # as data, so that a forged task id or author is one checked line, like the rest
+        "provenance": {"run": str(run_dir), "task_id": task_id,
+                       "learned_by": learned_by or run_folder.learned_by(meta, steps, evidence),
+                       "author": author or run_folder.author(run_dir)},
+    }
+    if not with_secrets and SECRET_MARK.search(json.dumps(data, default=str)):
+        raise UserError(f"run {run_dir} types one of your secrets ({{{{secret:NAME}}}}): a "
+                        "run folder may come from someone else and may not choose what of "
+                        "yours a workflow types (learn from your own run with --with-secrets)")
+    return check(data, f"workflow learned from {run_dir}")
 
 
 def _check_kept(kept: list[Step], site: str, run_dir: Path) -> None:

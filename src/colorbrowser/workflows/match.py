@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from colorbrowser.errors import ColorBrowserError
 from colorbrowser.knowledge.retrieve import query_terms
-from colorbrowser.knowledge.workflow import PARAM, Workflow
+from colorbrowser.knowledge.workflow import PARAM, SECRET_MARK, Workflow
 from colorbrowser.linear_regex import RegexRefused, compile_linear
 from colorbrowser.llm.prompts import render
 from colorbrowser.plan.format import fill, parse_step
@@ -119,7 +119,9 @@ def match_goal(flow: Workflow, goal: str) -> dict[str, str] | None:
     if lazy is None:
         return None
     greedy = _values(regex.greedy.fullmatch(goal), regex.groups)
-    return lazy if lazy == greedy else None
+    if lazy != greedy or any(SECRET_MARK.search(v) for v in lazy.values()):
+        return None  # a value naming a secret is the Operator's (the vault's rules)
+    return lazy
 
 
 def example_goal(flow: Workflow) -> str:

@@ -238,9 +238,13 @@ class WorkflowRunner(Hook):
             got = reads.read_on(ws, obs, self.params, inst.read_source)
             if isinstance(got, str):
                 return Miss(got)
+            try:  # a value read may not fill a step (a secret's placeholder, an address)
+                steps = inst.instantiate(self.flow, {**self.params, **got}, self.env)
+            except ColorBrowserError as exc:
+                return Miss(f"step {self.index + 1}: {exc}", absent=False, wrong=True)
             self.params.update(got)
             self.read_at.add(self.index)
-            self.steps = inst.instantiate(self.flow, self.params, self.env)
+            self.steps = steps
         unread = reads.uses(ws.step) & (self.read_names - set(self.params))
         if unread:
             return Miss(f"step {self.index + 1} types {{{{{sorted(unread)[0]}}}}}, which "
