@@ -44,6 +44,7 @@ from colorbrowser.knowledge.workflow_store import check
 from colorbrowser.steps import Step
 from colorbrowser.workflows import (
     addresses,
+    dates,
     edits,
     forms,
     names,
@@ -142,14 +143,17 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         if action.name == "fill" and len(action.args) == 2:
             edits.refuse_rewrites(s.step, s.observation, str(action.args[0]),
                                   str(action.args[1]), run_dir)
+    last = page.parse(_last_page(steps))
+    months = _counted_months(goal, answer, last)
     used = _used_texts(kept, answer, start) | forms.main_headings(steps) | \
-        totals.countable(answer, page.parse(_last_page(steps)))
+        totals.countable(answer, last) | months
     found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
     spelled_values = _apart(goal, found, _spelled(goal, kept, start,
                                                   [s.url for s in steps], found))
     found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
-    named = {values.name_for(goal, v, found, taken): v for v in found}
+    named = {(values.unique_name("month", taken) if v.text in months else
+              values.name_for(goal, v, found, taken)): v for v in found}
     spelled, of = _spellings(spelled_values, named)
     params = {n: v.text for n, v in named.items()}
     builder = _Builder(steps, params, site, spelled)
@@ -165,10 +169,10 @@ def learn(run_dir: str | Path, *, learned_by: LearnedBy | None = None,
         begin = addresses.start_step(builder.url(start), builder.expect(start))
         flow_steps[:0] = [begin] if begin else []
     try:
-        last = page.parse(_last_page(steps))
         source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
                                   answer, params, answer_candidates)
         source = forms.counted_from_end(source, last, answer, params, answer_candidates)
+        source = totals.explained(source, last, answer, params, answer_candidates)
     except UserError:  # not on the last page as it is written
         found = _not_written(answer, steps, kept, flow_steps, params)
         if found is None:
@@ -216,6 +220,16 @@ def _not_written(answer: str, steps: list[Step], kept: list[Step],
     gathered = totals.column_total(answer, last, params, answer_candidates) or \
         totals.counted(answer, last, params, answer_candidates)
     return (flow_steps, gathered) if gathered is not None else None
+
+
+def _counted_months(goal: str, answer: str, last: list[page.Line]) -> set[str]:
+    """The months the goal names ("March 2024") when the answer is a number and the
+    last page writes dates: values of the goal a count of its dated places may use
+    (``dates.py``), though no step typed them."""
+    if not re.fullmatch(r"\d{1,12}", answer.strip()) or \
+            not any(dates.dates_in(line.shown) for line in last):
+        return set()
+    return set(dates.goal_months(goal))
 
 
 def _last_page(steps: list[Step]) -> str:
