@@ -32,6 +32,7 @@ OPEN_BUGS = ((96, "Slideshow skips portraits", "Emma Stewart"),
              (92, "Upload queue hangs", "Emma Stewart"), (69, "Albums crash", "Mason King"),
              (68, "Tags lost on rename", "Emma Stewart"), (44, "Posters crash", "Mason King"),
              (21, "Guest uploads lose data", "Liam Gray"))  # (number, subject, assignee)
+VOTES = {96: 1, 92: 5, 68: 2, 21: 3, 69: 0, 44: 4}  # an open bug's votes (?votes=1)
 STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number fields
 # Each project's roadmap: (version, how late, due date), in the order it lists them.
 ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
@@ -195,10 +196,14 @@ def handler(state: AppState, kind: str):
                         f"</th><th>Items</th><th>Date placed</th></tr>{rows}</table>")
             if path == "/bugs/open":  # sorted by assignee when asked (?sort=assigned_to)
                 bugs = sorted(OPEN_BUGS, key=lambda b: b[2]) if query.get("sort") else OPEN_BUGS
+                votes = bool(query.get("votes"))  # a column of votes when asked
                 rows = "".join(f"<tr><td><a href='/bugs/{n}'>{n}</a></td><td>{s}</td>"
-                               f"<td><a href='/'>{who}</a></td></tr>" for n, s, who in bugs)
+                               f"<td><a href='/'>{who}</a></td>"
+                               + (f"<td>{VOTES[n]}</td>" if votes else "") + "</tr>"
+                               for n, s, who in bugs)
                 return ("Open bugs", "<h1>Open bugs</h1><table><tr><th>#</th><th>Subject"
-                        f"</th><th>Assignee</th></tr>{rows}</table>")
+                        "</th><th>Assignee</th>" + ("<th>Votes</th>" if votes else "") +
+                        f"</tr>{rows}</table>")
             if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
                     m.group(1) in ROADMAPS:
                 sections = "".join(f"<h3>{v}</h3><p>{f'{late} late ({due})' if late else due}</p>"
