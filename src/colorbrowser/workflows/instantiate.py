@@ -216,6 +216,9 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
     answers = answer_candidates(source, page.parse(obs.axtree), params)
     if source.total:
         return totals.total([text for _, text in answers])
+    if source.label_kind == "month" and dates.month_of(fill_text(source.label, params)) \
+            is None:
+        return None  # the goal fit the pattern with no month ("in the last week")
     if source.gather is not None:
         if not answers and source.label_kind == "month" and \
                 not _dated(target, page.parse(obs.axtree)):
