@@ -32,6 +32,7 @@ OPEN_BUGS = ((96, "Slideshow skips portraits", "Emma Stewart"),
              (92, "Upload queue hangs", "Emma Stewart"), (69, "Albums crash", "Mason King"),
              (68, "Tags lost on rename", "Emma Stewart"), (44, "Posters crash", "Mason King"),
              (21, "Guest uploads lose data", "Liam Gray"))  # (number, subject, assignee)
+VOTES = {96: 1, 92: 5, 68: 2, 21: 3, 69: 0, 44: 4}  # an open bug's votes (?votes=1)
 STOCK = {5: 140, 140: 70, 141: 12}  # units in stock, shown in unlabelled number fields
 # Each project's roadmap: (version, how late, due date), in the order it lists them.
 ROADMAPS = {"harbor": (("1.2", "over 2 years", "2024-04-21"),
@@ -54,6 +55,33 @@ FOUND = {30: "Bug #30 (New): Link expiry is very slow for albums with videos",
               "rejects the sender"}
 COMMITS = ["Revision 1a2b3c4d (tidewatch): E-mail notifications crash when the mail server "
            "rejects the sender (refs #208)"]
+
+
+# A customer's orders, newest first: (number, items, (year, month, day)). January 2026
+# has three orders, and the fourth row's items happen to be 3 too; March 2025's order
+# is no order of March 2026; no order was placed in July.
+ORDERS = ((118, 2, (2026, 6, 25)), (117, 1, (2026, 3, 31)), (116, 4, (2026, 3, 14)),
+          (115, 3, (2026, 2, 22)), (114, 1, (2026, 1, 31)), (113, 6, (2026, 1, 26)),
+          (112, 2, (2026, 1, 22)), (111, 5, (2025, 3, 9)))
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")
+DJANGO_MONTHS = ("Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.",
+                 "Oct.", "Nov.", "Dec.")
+
+
+def orders_in(year: int, month: int) -> int:
+    return sum(1 for _, _, (y, m, _) in ORDERS if (y, m) == (year, month))
+
+
+def written(date: tuple[int, int, int], style: str) -> str:
+    """A date as a site writes it: Django's default ("Jan. 22, 2026, 2:50 p.m."), ISO,
+    or the day first ("22 January 2026")."""
+    year, month, day = date
+    if style == "iso":
+        return f"{year}-{month:02d}-{day:02d}"
+    if style == "day":
+        return f"{day} {MONTH_NAMES[month - 1]} {year}"
+    return f"{DJANGO_MONTHS[month - 1]} {day}, {year}, 2:50 p.m."
 
 
 SEARCH = {"role": "textbox", "name": "Search"}
@@ -155,12 +183,27 @@ def handler(state: AppState, kind: str):
                             "<th>Partner</th><th>Num in stock</th><th>Price</th></tr></thead>"
                             f"<tbody><tr>{fields}</tr><tr><td></td><td><input type='number'>"
                             "</td><td><input type='number'></td></tr></tbody></table>")
+            if path == "/account/orders":  # as a table; in the "day" style, as a list
+                style = query.get("style", ["django"])[0]
+                if style == "day":
+                    items = "".join(f"<li><a href='/'>Order {n}</a> placed on "
+                                    f"{written(d, style)}: {k} items</li>"
+                                    for n, k, d in ORDERS)
+                    return ("Order history", f"<h1>Order history</h1><ul>{items}</ul>")
+                rows = "".join(f"<tr><td><a href='/'>{n}</a></td><td>{k}</td>"
+                               f"<td>{written(d, style)}</td></tr>" for n, k, d in ORDERS)
+                return ("Order history", "<h1>Order history</h1><table><tr><th>Order number"
+                        f"</th><th>Items</th><th>Date placed</th></tr>{rows}</table>")
             if path == "/bugs/open":  # sorted by assignee when asked (?sort=assigned_to)
                 bugs = sorted(OPEN_BUGS, key=lambda b: b[2]) if query.get("sort") else OPEN_BUGS
+                votes = bool(query.get("votes"))  # a column of votes when asked
                 rows = "".join(f"<tr><td><a href='/bugs/{n}'>{n}</a></td><td>{s}</td>"
-                               f"<td><a href='/'>{who}</a></td></tr>" for n, s, who in bugs)
+                               f"<td><a href='/'>{who}</a></td>"
+                               + (f"<td>{VOTES[n]}</td>" if votes else "") + "</tr>"
+                               for n, s, who in bugs)
                 return ("Open bugs", "<h1>Open bugs</h1><table><tr><th>#</th><th>Subject"
-                        f"</th><th>Assignee</th></tr>{rows}</table>")
+                        "</th><th>Assignee</th>" + ("<th>Votes</th>" if votes else "") +
+                        f"</tr>{rows}</table>")
             if (m := re.fullmatch(r"/projects/([a-z]+)/roadmap", path)) and \
                     m.group(1) in ROADMAPS:
                 sections = "".join(f"<h3>{v}</h3><p>{f'{late} late ({due})' if late else due}</p>"

@@ -6,7 +6,7 @@ page shows the poster's initial just before it."""
 
 from __future__ import annotations
 
-from .siblings_app import PRODUCTS, ROADMAPS, STOCK, TOPICS, searched
+from .siblings_app import OPEN_BUGS, PRODUCTS, ROADMAPS, STOCK, TOPICS, VOTES, searched
 from .test_siblings_spelled_and_read import sibling, teach
 
 
@@ -96,6 +96,23 @@ def test_a_persons_bugs_are_the_rows_that_name_them_counted(sites, env, tmp_path
                  [f"goto('{sites.store}/bugs/open?sort=assigned_to')", {"stop": "3"}],
                  env, tmp_path, kb)
     assert flow.goal_pattern == goal.format("{{assigned}}")
+    assert (flow.answer.gather, flow.answer.label_kind) == ("count", "row")
+    result = sibling(goal.format("Mason King"), start, env, tmp_path, kb)
+    assert result.answer == "2"
+
+
+def test_a_count_of_the_rows_that_name_the_person_beats_a_cell_that_says_as_many(
+        sites, env, tmp_path):
+    """Emma Stewart has 3 open bugs; Liam Gray's bug has 3 votes, the fourth cell of the
+    "Votes" column once the rows that name her come first. That cell is a coincidence:
+    the rows that name the person the goal asks about, counted, explain the answer."""
+    kb, start = tmp_path / "kb.db", f"{sites.store}/"
+    goal = "How many open bugs are assigned to {}?"
+    listed = f"{sites.store}/bugs/open?sort=assigned_to&votes=1&q={{}}"
+    assert VOTES[21] == sum(1 for *_, who in OPEN_BUGS if who == "Emma Stewart") == 3
+    flow = teach(goal.format("Emma Stewart"), start,
+                 [f"goto('{listed.format('Emma+Stewart')}')", {"stop": "3"}],
+                 env, tmp_path, kb)
     assert (flow.answer.gather, flow.answer.label_kind) == ("count", "row")
     result = sibling(goal.format("Mason King"), start, env, tmp_path, kb)
     assert result.answer == "2"

@@ -177,7 +177,9 @@ class AnswerSource(_Model):
     # "after": ``label`` is the text run just before it, without a colon ("Added by").
     # "row": the place holds ``label`` among its texts (the rows that name a person).
     # "heading": ``label`` is the heading of its section (a roadmap's version "1.3").
-    label_kind: Literal["beside", "column", "after", "row", "heading"] = "beside"
+    # "month": the place writes a date in the month ``label`` names ("{{month}}": the
+    # orders placed in March 2024, dated "2024-03-14" or "Mar. 14, 2024").
+    label_kind: Literal["beside", "column", "after", "row", "heading", "month"] = "beside"
     template: str | None = Field(None, max_length=MAX_TEXT)
     # The answer is the sum of the numbers at every place that fits (the open issues of
     # a project: the "open" column of its table, one row per tracker).

@@ -28,6 +28,7 @@ def place(answer: str, steps: list[Step], kept: list[Step], flow_steps: list[Wor
         source = forms.led_answer(_answer_source(answer, steps, params, run_dir), last,
                                   answer, params, answer_candidates)
         source = forms.counted_from_end(source, last, answer, params, answer_candidates)
+        source = totals.explained(source, last, answer, params, answer_candidates)
     except UserError:  # not on the last page as it is written
         found = _not_written(answer, steps, kept, flow_steps, params)
         if found is None:

@@ -4,6 +4,7 @@ over the ones the workflow's steps and answer use."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ from colorbrowser.actions import ACTIONS, parse_action
 from colorbrowser.knowledge.workflow import Spelling
 from colorbrowser.steps import Step
 from colorbrowser.types import Action
-from colorbrowser.workflows import forms, page, spelling, totals, values
+from colorbrowser.workflows import dates, forms, page, spelling, totals, values
 from colorbrowser.workflows.run_folder import last_page
 
 
@@ -50,16 +51,29 @@ def goal_parameters(goal: str, steps: list[Step], kept: list[Step], start: str,
                     answer: str) -> Parameters:
     """The goal's values the run used, whole or spelled as the site spells them, each
     with a parameter name."""
+    last = page.parse(last_page(steps))
+    months = _counted_months(goal, answer, last)
     used = _used_texts(kept, answer, start) | forms.main_headings(steps) | \
-        totals.countable(answer, page.parse(last_page(steps)))
+        totals.countable(answer, last) | months
     found = spelling.open_quotes(goal, values.goal_values(goal, used), used)
     spelled_values = _apart(goal, found, _spelled(goal, kept, start,
                                                   [s.url for s in steps], found))
     found += [sp.value for sp in spelled_values if all(sp.value is not v for v in found)]
     taken: set[str] = set()
-    named = {values.name_for(goal, v, found, taken): v for v in found}
+    named = {(values.unique_name("month", taken) if v.text in months else
+              values.name_for(goal, v, found, taken)): v for v in found}
     spelled, of = _spellings(spelled_values, named)
     return Parameters(named, {n: v.text for n, v in named.items()}, spelled, of)
+
+
+def _counted_months(goal: str, answer: str, last: list[page.Line]) -> set[str]:
+    """The months the goal names ("March 2024") when the answer is a number and the
+    last page writes dates: values of the goal a count of its dated places may use
+    (``dates.py``), though no step typed them."""
+    if not re.fullmatch(r"\d{1,12}", answer.strip()) or \
+            not any(dates.dates_in(line.shown) for line in last):
+        return set()
+    return set(dates.goal_months(goal))
 
 
 def _typed_args(action: Action) -> list[Any]:

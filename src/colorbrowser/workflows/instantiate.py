@@ -29,7 +29,7 @@ from colorbrowser.knowledge.workflow import (
 from colorbrowser.linear_regex import LinearRegex, compile_linear
 from colorbrowser.plan.format import Step, Target, fill, parse_step
 from colorbrowser.types import ElementInfo, Observation
-from colorbrowser.workflows import forms, page, reads, sites, spelling, totals, values
+from colorbrowser.workflows import dates, forms, page, reads, sites, spelling, totals, values
 
 MAX_VALUE = 2000
 
@@ -209,10 +209,12 @@ def read_source(source: AnswerSource, obs: Observation, params: Mapping[str, str
 def total_expression(source: AnswerSource, obs: Observation, params: Mapping[str, str]
                      ) -> str:
     """The sum a total answer is, written out ("27 + 14 + 6"); a count's, one for each
-    place counted ("1 + 1 + 1")."""
+    place counted ("1 + 1 + 1"), and a count of none "1 - 1": the calculator has no
+    empty sum, and the verifier holds a result whose operands the pages showed, which
+    a bare "0" need not be (no order placed in July)."""
     found = answer_candidates(source, page.parse(obs.axtree), params)
     if source.gather == "count":
-        return " + ".join("1" for _ in found[_target(source, params).nth:]) or "0"
+        return " + ".join("1" for _ in found[_target(source, params).nth:]) or "1 - 1"
     return " + ".join(text for _, text in found)
 
 
@@ -227,11 +229,23 @@ def _read(source: AnswerSource, obs: Observation, params: Mapping[str, str]) -> 
     answers = answer_candidates(source, page.parse(obs.axtree), params)
     if source.total:
         return totals.total([text for _, text in answers])
+    if source.label_kind == "month" and dates.month_of(fill_text(source.label, params)) \
+            is None:
+        return None  # the goal fit the pattern with no month ("in the last week")
     if source.gather is not None:
+        if not answers and source.label_kind == "month" and \
+                not _dated(target, page.parse(obs.axtree)):
+            return None  # no dated place at all: not the list the month's are counted in
         return totals.gather(source.gather, [text for _, text in answers], target.nth)
     if source.from_end:
         answers = answers[::-1]
     return answers[target.nth][1] if len(answers) > target.nth else None
+
+
+def _dated(target: Target, lines: list[page.Line]) -> bool:
+    """Whether a place of the target's kind on this page writes a date."""
+    return any(_matches(target, line) and dates.dates_in(page.subtree_text(lines, i))
+               for i, line in enumerate(lines))
 
 
 def answer_candidates(source: AnswerSource, lines: list[page.Line],
@@ -248,6 +262,8 @@ def answer_candidates(source: AnswerSource, lines: list[page.Line],
     elif label and source.label_kind == "row":
         held = re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")
         found = [i for i in found if held.search(page.norm(page.subtree_text(lines, i)))]
+    elif label and source.label_kind == "month":
+        found = [i for i in found if dates.in_month(page.subtree_text(lines, i), label)]
     elif label and source.label_kind == "beside":
         found = [i for i in found if page.norm(page.label_of(lines, i)) == label]
     elif label:

@@ -11,8 +11,12 @@
 - a **count**: "how many replies does the topic have" is the number of its posts after
   the first, which no element of the page states. Learning counts the places of an
   item role (paragraphs, rows, list items, articles), all of them or all but the
-  first; the runner counts the same places on the sibling's page. A count is a weaker
-  proof than a written value, so it is tried last.
+  first, or those tied to a value of the goal: dated in the month it names ("how many
+  orders did I place in March 2024", ``dates.py``) or holding the value (the bugs of
+  the person it names); the runner counts the same places on the sibling's page. A
+  count is a weaker proof than a written value, so it is tried last, except over a
+  number read at a place known only by where it stands, which a count tied to the
+  goal explains better (``explained``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import re
 from collections.abc import Callable
 
 from colorbrowser.knowledge.workflow import AnswerSource
-from colorbrowser.workflows import page, values
+from colorbrowser.workflows import dates, page, values
 
 _INT = re.compile(r"\d{1,12}")
 
@@ -99,21 +103,83 @@ def countable(answer: str, lines: list[page.Line]) -> set[str]:
             if line.bid and line.text and page.row_of(lines, i) is not None}
 
 
-def counted(answer: str, lines: list[page.Line], params: dict[str, str],
+def by_goal(answer: str, lines: list[page.Line], params: dict[str, str],
             candidates: Candidates) -> AnswerSource | None:
-    """The item role whose places, all or all but the first, are ``answer`` many; else
-    the rows that hold one of the goal's values (the open bugs of the person the goal
-    names, in a list of everyone's)."""
+    """The places of an item role tied to a value of the goal that are ``answer`` many:
+    those dated in the month the goal names (the orders placed in March 2024), else the
+    rows that hold one of the goal's values (the open bugs of the person it names)."""
     if not _INT.fullmatch(answer.strip()):
         return None
-    tries = [AnswerSource(target={"role": role, "contains": ""}, gather="count")
+    tries = [AnswerSource(target={"role": role, "contains": ""}, gather="count",
+                          label=f"{{{{{name}}}}}", label_kind="month")
+             for name, value in params.items() if dates.month_of(value)
              for role in GATHER_ROLES]
     tries += [AnswerSource(target={"role": "row", "contains": ""}, gather="count",
                            label=f"{{{{{name}}}}}", label_kind="row")
               for name, value in params.items() if value.strip()]
     for source in tries:
         texts = [text for _, text in candidates(source, lines, params)]
+        # None counted is a count only among dated places (the month's orders are none
+        # of the list's); a value no row holds explains nothing.
+        if (texts or (source.label_kind == "month" and _dated(source, lines, params,
+                                                              candidates))) and \
+                gather("count", texts, 0) == answer.strip():
+            return source
+    return None
+
+
+def _dated(source: AnswerSource, lines: list[page.Line], params: dict[str, str],
+           candidates: Candidates) -> bool:
+    every = source.model_copy(update={"label": "", "label_kind": "beside"})
+    return any(dates.dates_in(text) for _, text in candidates(every, lines, params))
+
+
+def counted(answer: str, lines: list[page.Line], params: dict[str, str],
+            candidates: Candidates) -> AnswerSource | None:
+    """The places dated in the goal's month that are ``answer`` many; else the item role
+    whose places, all or all but the first, are; else the rows that hold one of the
+    goal's values (the open bugs of the person the goal names, in a list of
+    everyone's)."""
+    if not _INT.fullmatch(answer.strip()):
+        return None
+    months = by_goal(answer, lines, {n: v for n, v in params.items() if dates.month_of(v)},
+                     candidates)
+    if months is not None:
+        return months
+    for role in GATHER_ROLES:
+        source = AnswerSource(target={"role": role, "contains": ""}, gather="count")
+        texts = [text for _, text in candidates(source, lines, params)]
         for start in range(min(MAX_SKIP, len(texts) - 1) + 1):
             if texts and gather("count", texts, start) == answer.strip():
                 return source.model_copy(update={"target": dict(source.target, nth=start)})
-    return None
+    return by_goal(answer, lines, params, candidates)
+
+
+def explained(source: AnswerSource | None, lines: list[page.Line], answer: str,
+              params: dict[str, str], candidates: Candidates) -> AnswerSource | None:
+    """A number read at a place known only by where it stands (the fourth cell of a
+    column, counted from the start or the end, or its first in a row that holds no value
+    of the goal) is a coincidence when a count of places tied to the goal's values explains it:
+    "3 orders in January" is not the "3" items of some order. The count is the
+    reading then (``by_goal``)."""
+    if source is None or source.target is None or source.gather or source.total or \
+            values.PARAM_MARK.search(f"{source.label} {source.around or ''}") or \
+            not _placed_by_position(source, lines, params, candidates):
+        return source
+    return by_goal(answer, lines, params, candidates) or source
+
+
+def _placed_by_position(source: AnswerSource, lines: list[page.Line],
+                        params: dict[str, str], candidates: Candidates) -> bool:
+    """Counted from the start or the end (``nth``), or the first cell of a column in a
+    row that holds none of the goal's values."""
+    if source.target and (source.target.get("nth") or source.from_end):
+        return True
+    if source.label_kind != "column":
+        return False
+    found = candidates(source, lines, params)
+    spot = page.column_of(lines, found[0][0]) if found else None
+    if spot is None:
+        return False
+    row = page.subtree_text(lines, spot[0])
+    return not any(values.occurs(v, row) for v in params.values() if v.strip())
