@@ -141,6 +141,34 @@ def test_a_post_that_starts_after_the_action_window_is_carried_not_lost(env, sit
     assert again.evidence.late is None and env.late_evidence() is None
 
 
+def test_a_post_sent_and_answered_while_the_evidence_reads_the_page_is_kept(env, site):
+    """On a loaded machine a submit's post can start after the step's last look at its
+    requests, and its navigation holds the page until the post is answered: reading the
+    page's error texts then delivers the post's request and its answer at once.
+    while-read.html forces that order: it posts, synchronously, while it is read."""
+    result = _fill_and_submit(env, site, "while-read.html", {"Read title": "Puttees"},
+                              "Save when read")
+    assert site.stored[-1] == "Puttees"
+    assert [(r.method, r.url, r.status, r.fields) for r in result.evidence.requests
+            if r.writes] == [("POST", f"{site.url}/save", 303, ["title"])]
+    assert env.late_evidence() is None  # told once, in its own step
+
+
+def test_a_post_delivered_as_the_next_action_begins_is_that_action_s_late_news(env, site):
+    """The next action's start reads the page too (the last one's late news came with a
+    dialog); a post delivered by that read is carried, not dropped."""
+    result = _fill_and_submit(env, site, "while-read.html?writes=2", {"Read title": "Spats"},
+                              "Save when read")
+    env.page.wait_for_function("window.alerted === true")  # the dialog is news now
+    then = env.step("scroll(0, 100)")
+    assert site.stored[-2:] == ["Spats", "Spats"]
+    assert [r.status for r in result.evidence.requests if r.writes] == [303]
+    assert then.evidence.requests == []  # the scroll itself sent nothing
+    late = then.evidence.late
+    assert [(r.method, r.status) for r in late.requests if r.writes] == [("POST", 303)]
+    assert late.dialogs == ["alert 'Saved; saving again' was accepted"]
+
+
 def test_nothing_from_before_an_episode_counts_as_late(env, site):
     env.page.context.clear_cookies()
     env.reset(f"{site.url}/shop.html")  # the start page's own requests
