@@ -24,6 +24,7 @@ from playwright.sync_api import Frame, Page
 
 from colorbrowser.browser.changes import describe_changes, marked_new
 from colorbrowser.browser.masking import cover, secret_boxes
+from colorbrowser.browser.navguard import leave_unread
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
 from colorbrowser.browser.tree import format_axtree, has_long_option_list
@@ -265,6 +266,11 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
                 continue
             errors.append(f"could not read the page: {first_line(exc)}")
             break
+        if refused := leave_unread(session, page, scan.url):
+            session.notice(refused)  # read a page the agent may not see: read again
+            scan = None
+            page = session.page
+            continue
         if session.page is page:
             break
         page = session.page  # a pop-up took over while we were reading: read it instead
