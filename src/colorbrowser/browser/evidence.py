@@ -34,6 +34,7 @@ from urllib.parse import parse_qsl
 from playwright.sync_api import Download, Page, Request, Response
 from playwright.sync_api import Error as PlaywrightError
 
+from colorbrowser.browser.reads import evaluate_settled
 from colorbrowser.evidence import MAX_REQUESTS, CookieChange, Evidence, Late, RequestNote
 
 # Resources that say nothing about what an action did.
@@ -324,11 +325,13 @@ def _cookie_changes(before: dict[tuple[str, str, str], str],
 
 
 def error_texts(page: Page) -> list[str]:
-    """Error texts the page shows now; none when the page cannot be read."""
+    """Error texts the page shows now; none when the page cannot be read. A read sent
+    while a navigation is under way (a post the step did not see start) reads the page
+    the navigation brought, not nothing."""
     try:
         if page.is_closed():
             return []
-        texts = page.evaluate(_ERROR_TEXTS_JS, MAX_TEXTS)
+        texts = evaluate_settled(page, _ERROR_TEXTS_JS, MAX_TEXTS)
     except PlaywrightError:
         return []
     return [str(t)[:TEXT_CHARS] for t in texts if isinstance(t, str)] if isinstance(
