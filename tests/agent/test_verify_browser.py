@@ -172,6 +172,17 @@ def test_a_save_whose_post_arrives_while_its_evidence_is_written_is_verified(bro
     assert f"POST {site.url}/save answered 303" in result.verification.checks[-1].reason
 
 
+def test_a_save_posted_into_a_new_tab_is_verified(browser_env, site, tmp_path):
+    replies = [*_fill_and_save("Tab title", "Save in a new tab", "Beret"),
+               act("The new tab says saved.", "stop('Saved')")]
+    before = len(site.stored)
+    result, _ = run(browser_env, tmp_path, 'Add a product titled "Beret".',
+                    f"{site.url}/newtab.html", replies, retries=0,
+                    state_changed=lambda: len(site.stored) != before)
+    assert site.stored[-1] == "Beret"
+    assert result.verdict == "verified", result.verification
+
+
 def test_a_late_post_answered_500_is_still_refuted(browser_env, site, tmp_path):
     def to_the_broken_server(m):
         browser_env.page.evaluate("document.getElementById('later').action = '/save-broken'")

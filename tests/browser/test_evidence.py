@@ -47,6 +47,19 @@ def test_an_error_response_and_the_error_page_that_followed_are_kept(env, site):
     assert "Internal Server Error" in result.evidence.page_errors
 
 
+def test_a_form_that_posts_into_a_new_tab_keeps_its_post(env, site):
+    """The new tab is announced once the page the post led to has loaded: the post was
+    made before the tab had a listener of its own."""
+    result = _fill_and_submit(env, site, "newtab.html", {"Tab title": "Gloves"},
+                              "Save in a new tab")
+    assert site.stored[-1] == "Gloves"
+    assert [(r.method, r.url, r.status, r.fields) for r in result.evidence.requests
+            if r.writes] == [("POST", f"{site.url}/save", 303, ["title"])]
+    assert any(r.url == f"{site.url}/saved" and r.kind == "document" and r.status == 200
+               for r in result.evidence.requests)
+    assert len(env.session.pages) == 2 and env.page.url == f"{site.url}/saved"
+
+
 def test_an_xhr_error_the_error_text_it_shows_and_its_dialog_are_kept(env, site):
     obs = env.reset(f"{site.url}/alert.html")
     result = env.step(f"click('{find(obs, 'Pay', 'button').bid}')")

@@ -151,7 +151,8 @@ class EvidenceLog:
     # -- fed by the session's listeners --------------------------------------------------
     def on_request(self, request: Request) -> None:
         with contextlib.suppress(PlaywrightError):
-            if request.resource_type in _QUIET or not request.url.startswith("http"):
+            if request.resource_type in _QUIET or not request.url.startswith("http") \
+                    or request.service_worker is not None:  # its page's request is told
                 return
             item = _Seen(request)
             self.seen.append(item)

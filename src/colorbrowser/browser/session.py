@@ -135,6 +135,12 @@ class BrowserSession:
         )
         self.apply_timeouts()
         self._context.add_init_script(script=listener_script())
+        # The evidence listens to the context, not to each tab: a tab is announced only
+        # once its first page loaded, after the request that opened it (a form posting
+        # into a new tab) had been made.
+        self._context.on("request", self.evidence.on_request)
+        self._context.on("response", self.evidence.on_response)
+        self._context.on("requestfailed", self.evidence.on_failed)
         self._context.on("page", self._adopt)
         self._adopt(self._context.new_page())
 
@@ -244,9 +250,6 @@ class BrowserSession:
                     nav.failed = (req.url, req.failure or "failed")
 
         page.on("request", on_request)
-        page.on("request", self.evidence.on_request)
-        page.on("response", self.evidence.on_response)
-        page.on("requestfailed", self.evidence.on_failed)
         page.on("download", self.evidence.on_download)
         page.on("requestfailed", on_request_failed)
         page.on("requestfinished", on_request_done)
