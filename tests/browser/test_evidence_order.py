@@ -21,6 +21,7 @@ class Request:
     method: str = "POST"
     resource_type: str = "fetch"
     post_data_buffer: bytes = b"title=x"
+    service_worker: None = None
     on_header_read: Callable[[], None] | None = None  # what the browser delivers meanwhile
 
     def header_value(self, name: str) -> str | None:
