@@ -59,6 +59,7 @@ class _NavState:
     last_good: str | None = None  # last URL that loaded (for the network watchdog)
     method: str = ""  # of the last main-frame navigation request started
     posted: bool = False  # the document shown came from a form post (no silent reload)
+    known: bool = False  # how the document shown was loaded was seen (``posted`` holds)
 
 
 class BrowserSession:
@@ -235,6 +236,7 @@ class BrowserSession:
                 nav.inflight.clear()
                 if nav.method:  # a document load, not a same-document move
                     nav.posted, nav.method = nav.method not in ("GET", "HEAD"), ""
+                    nav.known = True
                 if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
                 if not frame.url.startswith("chrome-error://"):
@@ -501,9 +503,21 @@ class BrowserSession:
         return nav.commits if nav else 0
 
     def shows_post_result(self, page: Page) -> bool:
-        """The tab's document is the answer to a form post: reloading it posts again."""
+        """The tab's document is the answer to a form post: reloading it posts again.
+
+        A tab opened by a form (``target=_blank``) is announced after its post was
+        made, so how its page was loaded may never have been seen; then the tab's
+        history says whether a form sent it there (a form that got a redirect, or one
+        that sends a GET, counts too: such a page is not reloaded silently either)."""
         nav = self._nav.get(page)
-        return bool(nav and nav.posted)
+        if nav is None or nav.known:
+            return bool(nav and nav.posted)
+        try:
+            history = self.cdp(page).send("Page.getNavigationHistory")
+            entry = history["entries"][history["currentIndex"]]
+        except (PlaywrightError, KeyError, IndexError):
+            return True  # not known: better not to send a post again
+        return entry.get("transitionType") == "form_submit"
 
     def navigation_pending(self, page: Page) -> bool:
         nav = self._nav.get(page)
