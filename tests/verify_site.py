@@ -5,6 +5,7 @@ Served on 127.0.0.1 from tests/pages/verify with routes for what needs behaviour
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from urllib.parse import parse_qsl
 from colorbrowser.testing import send_html, serve_directory
 
 ROOT = Path(__file__).parent / "pages" / "verify"
+SLOW_S = 0.5
 
 
 @dataclass
@@ -59,6 +61,10 @@ def verify_site() -> Iterator[Site]:
         send_html(req, "<title>Internal Server Error</title><h1>Internal Server Error</h1>"
                        "<p>The server could not store the product.</p>", 500)
 
+    def broken_slowly(req) -> None:
+        time.sleep(SLOW_S)  # a busy server: the browser is still waiting when it is read
+        broken(req)
+
     def fake(req) -> None:
         _form(req)  # read and dropped: nothing is stored
         send_html(req, "<title>Saved</title><p class='flash'>Saved!</p>")
@@ -98,6 +104,7 @@ def verify_site() -> Iterator[Site]:
                        "<p>No such page.</p>", 404)
 
     routes = {"/save": save, "/saved": saved, "/save-broken": broken, "/save-fake": fake,
+              "/save-broken-slowly": broken_slowly,
               "/login": login, "/login-nocookie": login_nocookie, "/logout": logout,
               "/api/card": card, "/download": download, "/missing-page": missing}
     with serve_directory(ROOT, routes, token="") as url:

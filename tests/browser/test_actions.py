@@ -171,6 +171,23 @@ def test_goto_the_address_of_a_form_posts_answer_loads_it_without_posting(env, p
     assert methods == ["GET"]
 
 
+def test_goto_the_address_of_a_post_answer_in_a_new_tab_loads_it_without_posting(env,
+                                                                                page_url):
+    """The tab a form posts into is announced after its post was made: how its page was
+    loaded was never seen, and a reload would have posted again."""
+    obs = env.reset(page_url("post_form_tab.html"))
+    assert env.step(f"click('{find(obs, 'Send', 'button').bid}')").ok
+    assert len(env.session.pages) == 2
+    shown = env.page.url
+    assert shown.endswith("/browser/page2.html")
+    methods: list[str] = []
+    env.page.on("request", lambda r: methods.append(r.method)
+                if r.is_navigation_request() else None)
+    assert env.step(f"goto('{shown}')").ok
+    assert env.page.url == shown
+    assert methods == ["GET"]
+
+
 def test_goto_without_scheme_uses_http(env, page_url):
     env.reset()
     bare = page_url("page1.html").removeprefix("http://")

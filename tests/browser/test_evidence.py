@@ -47,6 +47,19 @@ def test_an_error_response_and_the_error_page_that_followed_are_kept(env, site):
     assert "Internal Server Error" in result.evidence.page_errors
 
 
+def test_a_form_that_posts_into_a_new_tab_keeps_its_post(env, site):
+    """The new tab is announced once the page the post led to has loaded: the post was
+    made before the tab had a listener of its own."""
+    result = _fill_and_submit(env, site, "newtab.html", {"Tab title": "Gloves"},
+                              "Save in a new tab")
+    assert site.stored[-1] == "Gloves"
+    assert [(r.method, r.url, r.status, r.fields) for r in result.evidence.requests
+            if r.writes] == [("POST", f"{site.url}/save", 303, ["title"])]
+    assert any(r.url == f"{site.url}/saved" and r.kind == "document" and r.status == 200
+               for r in result.evidence.requests)
+    assert len(env.session.pages) == 2 and env.page.url == f"{site.url}/saved"
+
+
 def test_an_xhr_error_the_error_text_it_shows_and_its_dialog_are_kept(env, site):
     obs = env.reset(f"{site.url}/alert.html")
     result = env.step(f"click('{find(obs, 'Pay', 'button').bid}')")
@@ -139,6 +152,46 @@ def test_a_post_that_starts_after_the_action_window_is_carried_not_lost(env, sit
     assert "Anklets" not in json.dumps(then.evidence.model_dump())
     again = env.step("scroll(0, 100)")
     assert again.evidence.late is None and env.late_evidence() is None
+
+
+def test_a_post_sent_and_answered_while_the_evidence_reads_the_page_is_kept(env, site):
+    """On a loaded machine a submit's post can start after the step's last look at its
+    requests, and its navigation holds the page until the post is answered: reading the
+    page's error texts then delivers the post's request and its answer at once.
+    while-read.html forces that order: it posts, synchronously, while it is read."""
+    result = _fill_and_submit(env, site, "while-read.html", {"Read title": "Puttees"},
+                              "Save when read")
+    assert site.stored[-1] == "Puttees"
+    assert [(r.method, r.url, r.status, r.fields) for r in result.evidence.requests
+            if r.writes] == [("POST", f"{site.url}/save", 303, ["title"])]
+    assert env.late_evidence() is None  # told once, in its own step
+
+
+def test_a_post_delivered_as_the_next_action_begins_is_that_action_s_late_news(env, site):
+    """The next action's start reads the page too (the last one's late news came with a
+    dialog); a post delivered by that read is carried, not dropped."""
+    result = _fill_and_submit(env, site, "while-read.html?writes=2", {"Read title": "Spats"},
+                              "Save when read")
+    env.page.wait_for_function("window.alerted === true")  # the dialog is news now
+    then = env.step("scroll(0, 100)")
+    assert site.stored[-2:] == ["Spats", "Spats"]
+    assert [r.status for r in result.evidence.requests if r.writes] == [303]
+    assert then.evidence.requests == []  # the scroll itself sent nothing
+    late = then.evidence.late
+    assert [(r.method, r.status) for r in late.requests if r.writes] == [("POST", 303)]
+    assert late.dialogs == ["alert 'Saved; saving again' was accepted"]
+
+
+def test_the_error_texts_read_while_a_post_is_answered_are_those_of_its_answer(env, site):
+    """A read sent while a navigation is under way waits for the new page and then finds
+    its document gone; the step whose post it did not see start (a loaded machine) must
+    still read the error page the post led to, which the verifier refutes a save by."""
+    from colorbrowser.browser.evidence import error_texts
+
+    env.reset(f"{site.url}/form.html")
+    env.page.evaluate("const form = document.forms[1];"  # to the broken server, slowly
+                      "form.action = '/save-broken-slowly'; form.submit()")
+    assert "Internal Server Error" in error_texts(env.page)
 
 
 def test_nothing_from_before_an_episode_counts_as_late(env, site):

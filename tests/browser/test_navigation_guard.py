@@ -106,6 +106,20 @@ def test_a_person_may_start_on_a_local_page_but_its_links_lead_nowhere(tmp_path,
     assert not again.ok and "refused" in again.error  # the model's goto: web only, even here
 
 
+def test_a_local_page_that_moves_on_just_before_a_look_is_never_read(tmp_path, secret_file):
+    """The tab's address follows the driver's events, which arrive only once the look
+    has begun: a navigation started just before it commits while the page is read.
+    (The test's evaluate stands in for the trusted page's own script moving on.)"""
+    start = tmp_path / "report.html"
+    start.write_text("<title>Report</title><p>The report</p>")
+    with open_env(trusted_pages=[start.as_uri()]) as env:
+        env.reset(start.as_uri())
+        env.page.evaluate(f"location.href = {secret_file.as_uri()!r}")
+        obs = env.observe()
+    assert SECRET not in obs.axtree and "left unread" in (obs.last_error or "")
+    assert obs.url in (start.as_uri(), "about:blank")
+
+
 def test_a_local_start_page_needs_the_person_to_trust_it(tmp_path):
     start = tmp_path / "report.html"
     start.write_text("<title>Report</title>")

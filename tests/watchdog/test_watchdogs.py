@@ -132,6 +132,30 @@ def test_actions_that_change_nothing_lead_to_a_reload(site):
         assert "the page was reloaded" in notes[3]
 
 
+def test_a_stalled_page_that_answers_a_form_post_is_not_reloaded():
+    """Reloading the answer to a post sends the post again: a second order, comment..."""
+    posts = []
+
+    def save(req):
+        posts.append(req.rfile.read(int(req.headers.get("Content-Length") or 0)))
+        send_html(req, "<title>Saved</title><p>Saved</p><button>Does nothing</button>")
+
+    form = "<title>Form</title><form method='post' action='/save'><input name='t' value='x'>" \
+           "<button>Save</button></form>"
+    routes = {"/form": lambda r: send_html(r, form), "/save": save}
+    with StaticServer(PAGES, token="", routes=routes) as server, \
+            BrowserEnv(settings(stall_steps=2)) as env:
+        obs = env.reset(f"{server.url}/form")
+        assert env.step(f"click('{bid(obs, 'Save')}')").ok
+        notes = []
+        for _ in range(4):
+            obs = env.observe()
+            notes.append(obs.last_error or "")
+            assert env.step(f"click('{bid(obs, 'Does nothing')}')").ok
+    assert len(posts) == 1, notes
+    assert any("so it was not reloaded" in n for n in notes), notes
+
+
 def test_a_dead_browser_is_restarted_with_tabs_cookies_and_storage(site):
     with BrowserEnv(settings()) as env:
         env.reset(f"{site}/watchdog/store.html")

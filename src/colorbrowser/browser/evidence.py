@@ -12,6 +12,13 @@ after the window closed (a loaded machine), a request still waiting for its answ
 Those are not dropped: the next action's evidence carries them as ``late`` (with the
 cookies changed in between), and ``late`` hands them to the verifier when the agent
 stops before acting again.
+
+Events reach the log only while a call into the browser waits, and any such call
+may bring some: reading the page's error texts waits until a navigation under way
+commits, so a post's request and its answer can both arrive during that read. So
+the log reads the page before it lists what happened, and a request counts as told
+only with what its note said; whatever arrives while the evidence is written stays
+news for the next look.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from urllib.parse import parse_qsl
 from playwright.sync_api import Download, Page, Request, Response
 from playwright.sync_api import Error as PlaywrightError
 
+from colorbrowser.browser.reads import evaluate_settled
 from colorbrowser.evidence import MAX_REQUESTS, CookieChange, Evidence, Late, RequestNote
 
 # Resources that say nothing about what an action did.
@@ -143,7 +151,8 @@ class EvidenceLog:
     # -- fed by the session's listeners --------------------------------------------------
     def on_request(self, request: Request) -> None:
         with contextlib.suppress(PlaywrightError):
-            if request.resource_type in _QUIET or not request.url.startswith("http"):
+            if request.resource_type in _QUIET or not request.url.startswith("http") \
+                    or request.service_worker is not None:  # its page's request is told
                 return
             item = _Seen(request)
             self.seen.append(item)
@@ -188,6 +197,10 @@ class EvidenceLog:
         """An action starts. What the previous action caused after its window closed
         is carried into this one's evidence as late; the rest is forgotten."""
         now = _cookie_map(cookies)
+        late_errors: list[str] = []
+        if self.acted and page is not None and (self.dialogs[self.told_dialogs:] or any(
+                s.news for s in (*self.carried, *self.seen))):
+            late_errors = error_texts(page)  # first: what it delivers is carried too
         pending = [s for s in (*self.carried, *self.seen) if not s.final]
         late_dialogs = self.dialogs[self.told_dialogs:]
         self.carried, self.late_cookies, self.late_errors, self.late_dialogs = [], [], [], []
@@ -195,8 +208,7 @@ class EvidenceLog:
             self.carried = pending[-MAX_REQUESTS:]
             self.late_cookies = _cookie_changes(self.cookies or {}, now)
             self.late_dialogs = late_dialogs
-            if page is not None and (late_dialogs or any(s.news for s in self.carried)):
-                self.late_errors = error_texts(page)
+            self.late_errors = late_errors
         self.seen.clear()
         self._index = {s.request: s for s in self.carried}
         self.dialogs.clear()
@@ -204,31 +216,44 @@ class EvidenceLog:
         self.downloads.clear()
         self.cookies = now
 
-    def wait_for_answers(self, page: Page, seconds: float = ANSWER_WAIT_S,
-                         items: list[_Seen] | None = None) -> None:
-        """Let requests the action started get their answers (driver-side waits only)."""
+    def wait_for_answers(self, page: Page, seconds: float = ANSWER_WAIT_S, *,
+                         late: bool = False) -> None:
+        """Let requests the action started get their answers (driver-side waits only);
+        ``late``: those of the last action's whose answer is not told yet. A request
+        that starts during the wait (a post a loaded machine sent late) is waited for too."""
         deadline = time.monotonic() + seconds
-        waiting = [s for s in (self.seen if items is None else items) if _awaited(s)]
+
+        def waiting() -> bool:
+            items = [s for s in (*self.carried, *self.seen) if not s.final] if late \
+                else self.seen
+            return any(not s.answered and _awaited(s) for s in items)
+
         with contextlib.suppress(PlaywrightError):
-            while (any(not s.answered for s in waiting) and time.monotonic() < deadline
-                   and not page.is_closed()):
+            while waiting() and time.monotonic() < deadline and not page.is_closed():
                 page.wait_for_timeout(20)
 
+    def _news(self) -> list[_Seen]:
+        return [s for s in (*self.carried, *self.seen) if s.news]
+
     def collect(self, page: Page | None, cookies: list[dict[str, Any]]) -> Evidence:
-        """What happened since ``begin``, as the step's evidence."""
-        requests = [_note(s) for s in self.seen]
-        late = [s for s in self.carried if s.news]
+        """What happened since ``begin``, as the step's evidence.
+
+        The page is read first: the read may deliver requests and answers (see the
+        module's docstring), which are then listed with the rest."""
+        page_errors = error_texts(page) if page is not None else []
+        requests = _tell(list(self.seen))
+        late = _tell([s for s in self.carried if s.news])
         after = _cookie_map(cookies)
+        dialogs = list(self.dialogs)
         evidence = Evidence(
             requests=requests[:MAX_REQUESTS], more_requests=max(0, len(requests) - MAX_REQUESTS),
-            dialogs=list(self.dialogs), downloads=list(self.downloads),
+            dialogs=dialogs, downloads=list(self.downloads),
             cookies=_cookie_changes(after if self.cookies is None else self.cookies, after),
-            page_errors=error_texts(page) if page is not None else [],
-            late=Late(requests=[_note(s) for s in late], cookies=list(self.late_cookies),
+            page_errors=page_errors,
+            late=Late(requests=late, cookies=list(self.late_cookies),
                       page_errors=list(self.late_errors), dialogs=list(self.late_dialogs))
             if late or self.late_cookies or self.late_dialogs else None)
-        _reported(self.seen + late)
-        self.told_dialogs = len(self.dialogs)
+        self.told_dialogs = len(dialogs)
         self.cookies = after
         self.acted = True
         return evidence
@@ -240,34 +265,43 @@ class EvidenceLog:
         acts again instead, that action's evidence carries the same news."""
         if not self.acted:
             return None
-        news = [s for s in (*self.carried, *self.seen) if s.news]
         if page is not None:
-            self.wait_for_answers(page, items=news)
+            self.wait_for_answers(page, late=True)
         changed = _cookie_changes(self.cookies or {}, _cookie_map(cookies))
-        dialogs = self.dialogs[self.told_dialogs:]
-        if not news and not changed and not dialogs:
+        if not self._news() and not changed and not self.dialogs[self.told_dialogs:]:
             return None
-        return Late(requests=[_note(s) for s in news][:MAX_REQUESTS], cookies=changed,
-                    page_errors=error_texts(page) if page is not None else [],
-                    dialogs=list(dialogs))
+        page_errors = error_texts(page) if page is not None else []  # before the lists
+        news = self._news()
+        return Late(requests=[_note(s)[0] for s in news[:MAX_REQUESTS]], cookies=changed,
+                    page_errors=page_errors, dialogs=self.dialogs[self.told_dialogs:])
 
 
-def _reported(items: list[_Seen]) -> None:
+def _tell(items: list[_Seen]) -> list[RequestNote]:
+    """Notes of ``items``, each marked as told with what its own note says: an answer
+    that arrives while the notes are written (reading a post's headers waits on the
+    browser) is still news."""
+    notes = []
     for item in items:
+        note, answered = _note(item)
+        notes.append(note)
         item.reported = True
-        item.final = item.answered
+        item.final = answered
+    return notes
 
 
-def _note(item: _Seen) -> RequestNote:
+def _note(item: _Seen) -> tuple[RequestNote, bool]:
+    """The note of one request, and whether it tells the answer: the answer is taken
+    before the form's field names are read, which waits on the browser."""
+    answered, status, failure = item.answered, item.status, item.failure
     request = item.request
     try:
         method, url, kind = request.method, request.url, request.resource_type
     except PlaywrightError:
         method, url, kind = "GET", "", ""
     fields = form_fields(request) if method.upper() not in ("GET", "HEAD") else []
-    failure = item.failure if item.answered else None
-    return RequestNote(method=method, url=url[:500], status=item.status, kind=kind,
-                       fields=fields, failure=failure)
+    return RequestNote(method=method, url=url[:500], status=status if answered else None,
+                       kind=kind, fields=fields,
+                       failure=failure if answered else None), answered
 
 
 def _cookie_map(cookies: list[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
@@ -292,11 +326,13 @@ def _cookie_changes(before: dict[tuple[str, str, str], str],
 
 
 def error_texts(page: Page) -> list[str]:
-    """Error texts the page shows now; none when the page cannot be read."""
+    """Error texts the page shows now; none when the page cannot be read. A read sent
+    while a navigation is under way (a post the step did not see start) reads the page
+    the navigation brought, not nothing."""
     try:
         if page.is_closed():
             return []
-        texts = page.evaluate(_ERROR_TEXTS_JS, MAX_TEXTS)
+        texts = evaluate_settled(page, _ERROR_TEXTS_JS, MAX_TEXTS)
     except PlaywrightError:
         return []
     return [str(t)[:TEXT_CHARS] for t in texts if isinstance(t, str)] if isinstance(

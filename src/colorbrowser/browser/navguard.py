@@ -69,6 +69,28 @@ def _shown(url: str) -> str:
     return url if len(url) <= 100 else url[:99] + "…"
 
 
+def leave_unread(session: BrowserSession, page: Page, url: str) -> str | None:
+    """The document just read from ``page`` is at ``url``; when the agent may not look
+    at it, the tab leaves it and the report says so, and the read must be dropped.
+
+    ``keep_on_the_web`` judges the tab's address, which follows the driver's events: a
+    navigation that commits after them (the page's own script, just before a look) is
+    read by the next call into the page all the same, so the read itself is judged."""
+    reason = session.policy.refuse_page(url)
+    if reason is None:
+        return None
+    with contextlib.suppress(PlaywrightError):  # the tab's address catches up with the read
+        for _ in range(COMMIT_WAIT_MS // 20):
+            if page.url == url:
+                break
+            page.wait_for_timeout(20)
+    if page.url != url:
+        with contextlib.suppress(PlaywrightError):
+            page.goto(BLANK)
+        return f"{_shown(url)} was left unread: {reason}; the tab now shows about:blank"
+    return f"{_shown(url)} was left unread: {reason}; {_retreat(session, page)}"
+
+
 def _retreat(session: BrowserSession, page: Page) -> str:
     """Leave a refused page: close a pop-up, else go back, else go blank."""
     with contextlib.suppress(PlaywrightError, IndexError):

@@ -24,6 +24,8 @@ from playwright.sync_api import Frame, Page
 
 from colorbrowser.browser.changes import describe_changes, marked_new
 from colorbrowser.browser.masking import cover, secret_boxes
+from colorbrowser.browser.navguard import leave_unread
+from colorbrowser.browser.reads import evaluate_settled
 from colorbrowser.browser.session import BrowserSession, first_line
 from colorbrowser.browser.som import draw_som
 from colorbrowser.browser.tree import format_axtree, has_long_option_list
@@ -66,23 +68,8 @@ class PageScan:
 
 
 def _walk(target: Page | Frame, options: dict[str, Any]) -> dict[str, Any]:
-    """One walker call; retried while a navigation swaps the document under it."""
-    last: PlaywrightError | None = None
-    for _ in range(3):
-        try:
-            return utf8_safe_tree(json.loads(target.evaluate(walker_source(), options)))
-        except PlaywrightError as exc:
-            text = str(exc)
-            if "Execution context was destroyed" not in text and "navigat" not in text:
-                raise
-            last = exc
-            try:
-                page = target if isinstance(target, Page) else target.page
-                page.wait_for_load_state("domcontentloaded")
-            except PlaywrightError:
-                pass
-    assert last is not None
-    raise last
+    """One walker call; made again while a navigation swaps the document under it."""
+    return utf8_safe_tree(json.loads(evaluate_settled(target, walker_source(), options)))
 
 
 def _child_frames_by_bid(frame: Frame) -> dict[str, Frame]:
@@ -265,6 +252,11 @@ def observe(session: BrowserSession, previous: Observation | None = None, *,
                 continue
             errors.append(f"could not read the page: {first_line(exc)}")
             break
+        if refused := leave_unread(session, page, scan.url):
+            session.notice(refused)  # read a page the agent may not see: read again
+            scan = None
+            page = session.page
+            continue
         if session.page is page:
             break
         page = session.page  # a pop-up took over while we were reading: read it instead

@@ -59,6 +59,7 @@ class _NavState:
     last_good: str | None = None  # last URL that loaded (for the network watchdog)
     method: str = ""  # of the last main-frame navigation request started
     posted: bool = False  # the document shown came from a form post (no silent reload)
+    known: bool = False  # how the document shown was loaded was seen (``posted`` holds)
 
 
 class BrowserSession:
@@ -135,6 +136,12 @@ class BrowserSession:
         )
         self.apply_timeouts()
         self._context.add_init_script(script=listener_script())
+        # The evidence listens to the context, not to each tab: a tab is announced only
+        # once its first page loaded, after the request that opened it (a form posting
+        # into a new tab) had been made.
+        self._context.on("request", self.evidence.on_request)
+        self._context.on("response", self.evidence.on_response)
+        self._context.on("requestfailed", self.evidence.on_failed)
         self._context.on("page", self._adopt)
         self._adopt(self._context.new_page())
 
@@ -229,6 +236,7 @@ class BrowserSession:
                 nav.inflight.clear()
                 if nav.method:  # a document load, not a same-document move
                     nav.posted, nav.method = nav.method not in ("GET", "HEAD"), ""
+                    nav.known = True
                 if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
                 if not frame.url.startswith("chrome-error://"):
@@ -244,9 +252,6 @@ class BrowserSession:
                     nav.failed = (req.url, req.failure or "failed")
 
         page.on("request", on_request)
-        page.on("request", self.evidence.on_request)
-        page.on("response", self.evidence.on_response)
-        page.on("requestfailed", self.evidence.on_failed)
         page.on("download", self.evidence.on_download)
         page.on("requestfailed", on_request_failed)
         page.on("requestfinished", on_request_done)
@@ -498,9 +503,21 @@ class BrowserSession:
         return nav.commits if nav else 0
 
     def shows_post_result(self, page: Page) -> bool:
-        """The tab's document is the answer to a form post: reloading it posts again."""
+        """The tab's document is the answer to a form post: reloading it posts again.
+
+        A tab opened by a form (``target=_blank``) is announced after its post was
+        made, so how its page was loaded may never have been seen; then the tab's
+        history says whether a form sent it there (a form that got a redirect, or one
+        that sends a GET, counts too: such a page is not reloaded silently either)."""
         nav = self._nav.get(page)
-        return bool(nav and nav.posted)
+        if nav is None or nav.known:
+            return bool(nav and nav.posted)
+        try:
+            history = self.cdp(page).send("Page.getNavigationHistory")
+            entry = history["entries"][history["currentIndex"]]
+        except (PlaywrightError, KeyError, IndexError):
+            return True  # not known: better not to send a post again
+        return entry.get("transitionType") == "form_submit"
 
     def navigation_pending(self, page: Page) -> bool:
         nav = self._nav.get(page)

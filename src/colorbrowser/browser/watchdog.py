@@ -288,6 +288,9 @@ class StallWatch:
         page = session.page
         if not session.policy.reloadable(page.url):
             return None
+        if session.shows_post_result(page):  # a reload would send the form again
+            return (f"nothing changed for {self.steps} actions; the page is the answer to a "
+                    "form post, so it was not reloaded")
         try:
             page.reload(wait_until="domcontentloaded")
         except PlaywrightError as exc:
