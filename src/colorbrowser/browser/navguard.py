@@ -101,14 +101,27 @@ def _retreat(session: BrowserSession, page: Page) -> str:
             session.focus_tab(pages.index(opener) if opener in pages else len(pages) - 1)
             return "the tab was closed"
     if page.url.startswith(_ERROR_PAGE) or session.policy.refuse_page(page.url):
-        with contextlib.suppress(PlaywrightError):
-            page.go_back(wait_until="domcontentloaded")
+        _go_back(page)
     if page.url != BLANK and not page.url.startswith(_ERROR_PAGE) \
             and session.policy.refuse_page(page.url) is None:
         return f"the tab is back at {page.url}"
     with contextlib.suppress(PlaywrightError):
         page.goto(BLANK)
     return "the tab now shows about:blank"
+
+
+def _go_back(page: Page, tries: int = 5) -> None:
+    """Back one page. Right after an error page commits, the tab can be between two
+    renderers for a moment ("not attached to an active page"): asked again then."""
+    for _ in range(tries):
+        try:
+            page.go_back(wait_until="domcontentloaded")
+            return
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc).lower():
+                return
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_timeout(100)
 
 
 def keep_on_the_web(session: BrowserSession) -> str | None:
