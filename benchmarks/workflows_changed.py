@@ -81,7 +81,8 @@ def changed(bench: Bench, suite, env, model, fams: list[Family], progress) -> No
     for family, task, steps, kind, target in jobs:
         change = PageChange(kind, names=(target.name,) if target.name is not None else (),
                             contains=(target.contains,) if target.name is None and
-                            target.contains else (), nth=target.nth)
+                            target.contains else (), nth=target.nth,
+                            ends=target.ends)
         origins = [suite.arena.base_url(app).rstrip("/")
                    for app in suite.tasks["arena:" + task].apps]
         for arm in ("workflow", "blind"):

@@ -44,12 +44,20 @@ POSTS = """<!doctype html><html><head><title>Topic</title></head><body>
 </body></html>
 """
 
+ISSUES = """<!doctype html><html><head><title>Search</title></head><body>
+<a href="#hidden" style="display:none">Bug #1: Crash on start</a>
+<a href="#commit">Commit 3f2: fix Crash on start (refs #1)</a>
+<a href="#issue">Bug #1: Crash on start</a>
+</body></html>
+"""
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("changed-site")
     (root / "index.html").write_text(PAGE, "utf-8")
     (root / "posts.html").write_text(POSTS, "utf-8")
+    (root / "issues.html").write_text(ISSUES, "utf-8")
     with serve_directory(root, token="") as url:
         yield url
 
@@ -186,6 +194,24 @@ def test_the_change_is_aimed_at_the_steps_own_twin_and_that_one_is_no_wrong_elem
         browser_env.step(f"click('{links[0].bid}')")  # its twin keeps the old name
         browser_env.page.wait_for_timeout(300)
         assert pages.wrong.count == 1
+    finally:
+        pages.uninstall()
+
+
+def test_the_change_finds_its_target_as_a_plan_does_shown_first_and_by_its_end(
+        site, browser_env):
+    change = PageChange("rename", contains=("Crash on start",), ends=True)
+    pages = ChangedPages([site], [change], seed=5)
+    pages.install(browser_env.page.context)
+    try:
+        obs = elements(browser_env, site + "/issues.html")
+        links = {e.name: e for e in obs.elements.values() if e.role == "link"}
+        assert "Bug #1: Crash on start" not in links  # the shown issue link was renamed
+        commit = links["Commit 3f2: fix Crash on start (refs #1)"]
+        browser_env.step(f"click('{commit.bid}')")  # holds the text, does not end with it
+        browser_env.page.wait_for_timeout(300)
+        assert pages.wrong.count == 0
+        assert browser_env.page.locator("[data-arena-wrong]").count() == 1  # the hidden one
     finally:
         pages.uninstall()
 

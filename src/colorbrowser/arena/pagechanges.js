@@ -2,7 +2,7 @@
 // replay. Injected at the end of a page's HTML, so it runs before DOMContentLoaded (and
 // again when the page's own scripts add elements, until each change found its target):
 // the page the agent first observes is already changed. CONFIG = {seed, changes:
-// [{kind, names: [{text, exact}], nth}]}. Deterministic: the same seed and page give the
+// [{kind, names: [{text, exact, ends}], nth}]}. Deterministic: the same seed and page give the
 // same change. Decoys carry data-arena-wrong; acting on one is reported to WRONG.
 (function (CONFIG) {
   "use strict";
@@ -55,7 +55,9 @@
     if (!names || !names.length) return true;
     return names.some(function (n) {
       var text = squash(n.text).toLowerCase();
-      return n.exact ? name === text : (text !== "" && name.indexOf(text) >= 0);
+      if (n.exact) return name === text;
+      if (n.ends) return text !== "" && name.slice(-text.length) === text;
+      return text !== "" && name.indexOf(text) >= 0;
     });
   }
   function targets(names) {
@@ -202,8 +204,11 @@
       if (done[i]) return;
       var found = targets(change.names);
       if (!found.length) return;
+      // the nth as a plan counts it: among the shown controls, when any is shown
+      var shown = found.filter(function (e) { return e.getClientRects().length > 0; });
+      var pool = shown.length ? shown : found;
       var el = (change.names && change.names.length)
-        ? found[Math.min(change.nth || 0, found.length - 1)] : pick(found);
+        ? pool[Math.min(change.nth || 0, pool.length - 1)] : pick(found);
       markTwins(el, change);
       KINDS[change.kind](el);
       done[i] = true;

@@ -54,6 +54,7 @@ class PageChange:
     names: tuple[str, ...] = ()
     contains: tuple[str, ...] = ()
     nth: int = 0
+    ends: bool = False  # each ``contains`` text ends the name (a plan target's ``ends``)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -63,7 +64,7 @@ class PageChange:
 
     def to_data(self) -> dict[str, Any]:
         names = [{"text": n, "exact": True} for n in self.names]
-        names += [{"text": c, "exact": False} for c in self.contains]
+        names += [{"text": c, "exact": False, "ends": bool(self.ends)} for c in self.contains]
         return {"kind": self.kind, "names": names, "nth": int(self.nth)}
 
 
