@@ -11,15 +11,13 @@ prompt, a trajectory or a screenshot.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from colorbrowser.browser.policy import BLANK
+from colorbrowser.browser.policy import BLANK, ERROR_PAGE
 from colorbrowser.browser.session import BrowserSession
-
-_ERROR_PAGE = "chrome-error://"
-
 
 COMMIT_WAIT_MS = 1000  # a refused navigation's error page commits a moment after it fails
 
@@ -33,18 +31,24 @@ def _refusal(session: BrowserSession, page: Page) -> str | None:
         session.forget_failure(page)
         return f"{_shown(failed[0])} was refused: {reason}"
     url = page.url
-    if url.startswith(_ERROR_PAGE):
+    if url.startswith(ERROR_PAGE):
         return None  # an ordinary failure: the network watchdog's business
     reason = session.policy.refuse_page(url)
     return f"{_shown(url)} was left unread: {reason}" if reason else None
 
 
-def _await_error_page(page: Page) -> None:
+def _await_url(page: Page, arrived: Callable[[str], bool]) -> None:
+    """Until the tab's address, which follows the driver's events, shows the commit
+    that is on its way (at most ``COMMIT_WAIT_MS``)."""
     with contextlib.suppress(PlaywrightError):
         for _ in range(COMMIT_WAIT_MS // 20):
-            if page.url.startswith(_ERROR_PAGE):
+            if arrived(page.url):
                 return
             page.wait_for_timeout(20)
+
+
+def _await_error_page(page: Page) -> None:
+    _await_url(page, lambda url: url.startswith(ERROR_PAGE))
 
 
 def shows_failure(session: BrowserSession, page: Page) -> bool:
@@ -52,14 +56,14 @@ def shows_failure(session: BrowserSession, page: Page) -> bool:
 
     The error page commits a moment after the failure is reported; on a busy machine
     that is after the next observation has begun, and the watchdog would miss it."""
-    if page.url.startswith(_ERROR_PAGE):
+    if page.url.startswith(ERROR_PAGE):
         return True
     failed = session.failed_navigation(page)
     if failed is None:
         return False
     if "ERR_ABORTED" not in failed[1]:  # an aborted load (a download, a newer one) shows none
         _await_error_page(page)
-        if page.url.startswith(_ERROR_PAGE):
+        if page.url.startswith(ERROR_PAGE):
             return True
     session.forget_failure(page)
     return False
@@ -79,11 +83,7 @@ def leave_unread(session: BrowserSession, page: Page, url: str) -> str | None:
     reason = session.policy.refuse_page(url)
     if reason is None:
         return None
-    with contextlib.suppress(PlaywrightError):  # the tab's address catches up with the read
-        for _ in range(COMMIT_WAIT_MS // 20):
-            if page.url == url:
-                break
-            page.wait_for_timeout(20)
+    _await_url(page, url.__eq__)  # the tab's address catches up with the read
     if page.url != url:
         with contextlib.suppress(PlaywrightError):
             page.goto(BLANK)
@@ -100,9 +100,9 @@ def _retreat(session: BrowserSession, page: Page) -> str:
             pages = session.pages
             session.focus_tab(pages.index(opener) if opener in pages else len(pages) - 1)
             return "the tab was closed"
-    if page.url.startswith(_ERROR_PAGE) or session.policy.refuse_page(page.url):
+    if page.url.startswith(ERROR_PAGE) or session.policy.refuse_page(page.url):
         _go_back(page)
-    if page.url != BLANK and not page.url.startswith(_ERROR_PAGE) \
+    if page.url != BLANK and not page.url.startswith(ERROR_PAGE) \
             and session.policy.refuse_page(page.url) is None:
         return f"the tab is back at {page.url}"
     with contextlib.suppress(PlaywrightError):

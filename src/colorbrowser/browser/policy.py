@@ -29,7 +29,7 @@ WEB_SCHEMES = ("http", "https")
 BLANK = "about:blank"
 # Pages that are the browser's own and carry nothing from outside the web.
 _BROWSER_PAGES = ("about:blank", "about:srcdoc")
-_ERROR_PAGE = "chrome-error://"
+ERROR_PAGE = "chrome-error://"  # where Chromium shows a load that failed
 WEBRTC_NO_UDP = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
 
 
@@ -127,7 +127,7 @@ class NavigationPolicy:
 
     def refuse_page(self, url: str) -> str | None:
         """Why the agent may not look at a page that is open; None if it may."""
-        if url in _BROWSER_PAGES or url.startswith(_ERROR_PAGE):
+        if url in _BROWSER_PAGES or url.startswith(ERROR_PAGE):
             return None
         if _without_fragment(url) in self.trusted_pages:
             return None

@@ -34,7 +34,7 @@ from colorbrowser.browser.launch import (
     listener_script,
     release_driver,
 )
-from colorbrowser.browser.policy import NavigationPolicy
+from colorbrowser.browser.policy import ERROR_PAGE, NavigationPolicy
 from colorbrowser.config import BrowserSettings
 from colorbrowser.errors import BrowserError, BrowserUnavailable
 from colorbrowser.types import Tab
@@ -239,7 +239,7 @@ class BrowserSession:
                     nav.known = True
                 if self.policy.reloadable(frame.url):
                     nav.last_good = frame.url
-                if not frame.url.startswith("chrome-error://"):
+                if not frame.url.startswith(ERROR_PAGE):
                     nav.failed = None  # a later load succeeded: the failure is over
 
         def on_request_done(req: Request) -> None:
@@ -337,7 +337,7 @@ class BrowserSession:
         nav = self._nav.get(page)
         if nav is not None and nav.failed:
             return nav.failed
-        if not page.url.startswith("chrome-error://"):
+        if not page.url.startswith(ERROR_PAGE):
             return None
         try:
             history = self.cdp(page).send("Page.getNavigationHistory")

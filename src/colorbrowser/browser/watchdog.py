@@ -27,12 +27,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from colorbrowser.browser.navguard import shows_failure
+from colorbrowser.browser.policy import ERROR_PAGE
 from colorbrowser.browser.session import BrowserSession, first_line
 
 if TYPE_CHECKING:
     from colorbrowser.types import Action, ActionResult, Observation
-
-ERROR_PAGE = "chrome-error://"
 
 
 @dataclass

@@ -23,7 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from colorbrowser.agent.trajectory import Trajectory
 from colorbrowser.browser.env import BrowserEnv
 from colorbrowser.browser.observe import observation_text
-from colorbrowser.browser.watchdog import ERROR_PAGE
+from colorbrowser.browser.policy import ERROR_PAGE
 from colorbrowser.errors import BrowserError, UserError
 from colorbrowser.explore.backtrack import Backtracker, Hop
 from colorbrowser.explore.baselines import make_strategy
